@@ -1,0 +1,249 @@
+package restart
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// Crash-loop back-off constants of kubelet v1.37.2 (pkg/kubelet/kubelet.go
+// and pkg/kubelet/apis/config/v1beta1/defaults.go).
+const (
+	// DefaultInitialBackOff is the first restart delay.
+	DefaultInitialBackOff = 10 * time.Second
+	// DefaultMaxBackOff is the cap, and the default of the kubelet
+	// configuration's crashLoopBackOff.maxContainerRestartPeriod.
+	DefaultMaxBackOff = 300 * time.Second
+	// ReducedInitialBackOff and ReducedMaxBackOff apply with gate
+	// ReduceDefaultCrashLoopBackOffDecay.
+	ReducedInitialBackOff = 1 * time.Second
+	ReducedMaxBackOff     = 60 * time.Second
+	// BackOffResetAfter: an entry whose last update is more than this
+	// before the exit being judged (or before now, for the kubelet's
+	// periodic garbage collection) is forgotten, so the next delay starts
+	// from the initial one again.
+	BackOffResetAfter = 600 * time.Second
+)
+
+// BackOffSettings is the part of the kubelet configuration that shapes
+// crash-loop back-off.
+type BackOffSettings struct {
+	// MaxContainerRestartPeriod is crashLoopBackOff.maxContainerRestartPeriod.
+	// nil means unset, which the kubelet defaults to 300 s when gate
+	// KubeletCrashLoopBackOffMax is on. The kubelet accepts 1 s to 300 s,
+	// and only with that gate on.
+	MaxContainerRestartPeriod *time.Duration
+}
+
+// BackOffConfig is the initial delay and the cap of the kubelet's
+// crash-loop back-off.
+type BackOffConfig struct {
+	Initial time.Duration
+	Max     time.Duration
+}
+
+// NewBackOffConfig returns the back-off the kubelet runs with. It mirrors
+// newCrashLoopBackOff in pkg/kubelet/kubelet.go: 10 s doubling to 300 s,
+// or 1 s to 60 s with gate ReduceDefaultCrashLoopBackOffDecay; with gate
+// KubeletCrashLoopBackOffMax the configured maximum replaces the cap and
+// the initial delay is lowered to it if larger. It returns an error for a
+// configuration the kubelet refuses to start with (its config validation):
+// a maximum outside 1 s to 300 s, or a maximum set while the gate is off.
+func NewBackOffConfig(f features.Set, s BackOffSettings) (BackOffConfig, error) {
+	cfg := BackOffConfig{Initial: DefaultInitialBackOff, Max: DefaultMaxBackOff}
+	if f.ReduceDefaultCrashLoopBackOffDecay {
+		cfg = BackOffConfig{Initial: ReducedInitialBackOff, Max: ReducedMaxBackOff}
+	}
+	if !f.KubeletCrashLoopBackOffMax {
+		if s.MaxContainerRestartPeriod != nil {
+			return cfg, fmt.Errorf("restart: crashLoopBackOff.maxContainerRestartPeriod is set but gate %s is off", features.KubeletCrashLoopBackOffMax)
+		}
+		return cfg, nil
+	}
+	max := DefaultMaxBackOff
+	if s.MaxContainerRestartPeriod != nil {
+		max = *s.MaxContainerRestartPeriod
+		if ms := max.Milliseconds(); ms < 1000 || ms > 300000 {
+			return cfg, fmt.Errorf("restart: crashLoopBackOff.maxContainerRestartPeriod %v must be between 1s and 300s", max)
+		}
+	}
+	cfg.Max = max
+	cfg.Initial = min(cfg.Initial, max)
+	return cfg, nil
+}
+
+// BackOffEntry is the kubelet's back-off record for one container (one
+// BackOffKey): the current delay and when it was last advanced. The zero
+// value is "no record".
+type BackOffEntry struct {
+	Delay      time.Duration `json:"delay,omitempty"`
+	LastUpdate time.Time     `json:"lastUpdate,omitzero"`
+}
+
+// IsZero reports whether e is "no record".
+func (e BackOffEntry) IsZero() bool { return e == BackOffEntry{} }
+
+func expired(eventTime, lastUpdate time.Time) bool {
+	return eventTime.Sub(lastUpdate) > BackOffResetAfter
+}
+
+// InBackOff reports whether, at now, a container whose newest instance
+// finished at finishedAt is still backing off: there is a record, the
+// record is not older than BackOffResetAfter measured at finishedAt, and
+// less than the record's delay has passed since finishedAt.
+// (flowcontrol.Backoff.IsInBackOffSince with the kubelet's expiry
+// function.)
+func (e BackOffEntry) InBackOff(finishedAt, now time.Time) bool {
+	if e.IsZero() || expired(finishedAt, e.LastUpdate) {
+		return false
+	}
+	return now.Sub(finishedAt) < e.Delay
+}
+
+// Next returns the record after the kubelet starts a new instance at now
+// for an exit at finishedAt: the initial delay when there was no record or
+// it had expired, else double the delay up to the cap; LastUpdate is now.
+// (flowcontrol.Backoff.Next without jitter.)
+func (c BackOffConfig) Next(e BackOffEntry, finishedAt, now time.Time) BackOffEntry {
+	if e.IsZero() || expired(finishedAt, e.LastUpdate) {
+		return BackOffEntry{Delay: c.Initial, LastUpdate: now}
+	}
+	return BackOffEntry{Delay: min(2*e.Delay, c.Max), LastUpdate: now}
+}
+
+// GC returns the record after the kubelet's periodic clean-up at now: the
+// record is dropped when its last update is more than BackOffResetAfter
+// before now. The kubelet runs the clean-up every 2 s
+// (HandlePodCleanups), so a real kubelet may keep a record up to 2 s
+// longer than GC at the exact instant says.
+func (e BackOffEntry) GC(now time.Time) BackOffEntry {
+	if !e.IsZero() && expired(now, e.LastUpdate) {
+		return BackOffEntry{}
+	}
+	return e
+}
+
+// BackOffKey returns the kubelet's back-off key for container c of pod:
+// FNV-64a over the pod's name, namespace and UID and the container's name,
+// image and resources, as lower-case hex. It mirrors GetBackoffKey in
+// pkg/kubelet/kuberuntime/helpers.go, so a change of image or resources
+// starts a new back-off. A nil pod or container reads as empty.
+func BackOffKey(pod *v1.Pod, c *v1.Container) string {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	if c == nil {
+		c = &v1.Container{}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(strings.Join([]string{
+		pod.Name, pod.Namespace, string(pod.UID), c.Name, c.Image, c.Resources.String(),
+	}, "/")))
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// StartDecision is the kubelet's crash-loop back-off verdict on starting a
+// container now.
+type StartDecision struct {
+	// Start is true when the kubelet goes on to start the container.
+	Start bool
+	// Until, when Start is false, is when the back-off ends: the newest
+	// exited instance's FinishedAt plus Delay. The kubelet syncs the pod
+	// again then.
+	Until time.Time
+	// Delay is the current back-off delay (after the decision).
+	Delay time.Duration
+	// Reason is "CrashLoopBackOff" when Start is false.
+	Reason string
+	// Message is the kubelet's text when Start is false, such as
+	// "back-off 10s restarting failed container=app pod=web_default(uid)".
+	Message string
+	// Entry is the back-off record after the decision: advanced by Next
+	// when the kubelet starts a container that has an exited instance,
+	// unchanged otherwise.
+	Entry BackOffEntry
+}
+
+// Decide says whether the kubelet would start container c of pod at now,
+// or wait. It mirrors doBackOff in
+// pkg/kubelet/kuberuntime/kuberuntime_manager.go, which the kubelet calls
+// before every start of a container of any kind, once computePodActions
+// has chosen to start it. entry is the record for BackOffKey(pod, c), the
+// zero value if there is none.
+//
+// With no exited instance of c in st (first start, or all instances
+// garbage-collected) the container starts and the record is left as it
+// is. Otherwise the newest exited instance's FinishedAt is the reference:
+// within the delay the start is refused with reason CrashLoopBackOff;
+// after it, the record advances (Next) and the container starts. The first
+// restart after a first exit is therefore immediate, and the next ones
+// wait 10 s, 20 s, 40 s … up to the cap.
+//
+// A nil pod or c gives Start true and the record unchanged.
+func (cfg BackOffConfig) Decide(pod *v1.Pod, c *v1.Container, st *runtimestate.Pod, entry BackOffEntry, now time.Time) StartDecision {
+	if pod == nil || c == nil {
+		return StartDecision{Start: true, Delay: entry.Delay, Entry: entry}
+	}
+	last := st.NewestExited(c.Name)
+	if last == nil {
+		return StartDecision{Start: true, Delay: entry.Delay, Entry: entry}
+	}
+	ts := last.FinishedAt
+	if entry.InBackOff(ts, now) {
+		return StartDecision{
+			Until:   ts.Add(entry.Delay),
+			Delay:   entry.Delay,
+			Reason:  "CrashLoopBackOff",
+			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s(%s)", entry.Delay, c.Name, pod.Name, pod.Namespace, pod.UID),
+			Entry:   entry,
+		}
+	}
+	next := cfg.Next(entry, ts, now)
+	return StartDecision{Start: true, Delay: next.Delay, Entry: next}
+}
+
+// Restart is one restart in a container's history: the kubelet started a
+// new instance At, after the instance before it finished at FinishedAt.
+type Restart struct {
+	FinishedAt time.Time `json:"finishedAt"`
+	At         time.Time `json:"at"`
+}
+
+// Replay returns the back-off record the kubelet holds after the given
+// restarts of one container (oldest first), applying its periodic clean-up
+// before each one (GC at the restart time) and at now. Restarts must be in
+// time order; a restart with At before the previous one is applied as
+// given.
+func (cfg BackOffConfig) Replay(history []Restart, now time.Time) BackOffEntry {
+	var e BackOffEntry
+	for _, r := range history {
+		e = cfg.Next(e.GC(r.At), r.FinishedAt, r.At)
+	}
+	return e.GC(now)
+}
+
+// HistoryFrom reads a container's restart history off the runtime state:
+// for each instance named name that has an older instance, a Restart at
+// the newer one's CreatedAt after the older one's FinishedAt. The kubelet
+// advances its record moments before it creates the instance, so these
+// times are late by the create call's latency; instances the runtime
+// garbage-collected are missing from the history.
+func HistoryFrom(st *runtimestate.Pod, name string) []Restart {
+	inst := st.Instances(name)
+	var out []Restart
+	for i := len(inst) - 1; i > 0; i-- {
+		older, newer := inst[i], inst[i-1]
+		if older.State != runtimestate.Exited {
+			continue
+		}
+		out = append(out, Restart{FinishedAt: older.FinishedAt, At: newer.CreatedAt})
+	}
+	return out
+}
