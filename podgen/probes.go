@@ -1,0 +1,106 @@
+package podgen
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// ProbeResult is what the kubelet's liveness, readiness or startup results
+// manager holds for one container ID (pkg/kubelet/prober/results). The
+// empty value means the manager has no entry for the ID, which decisions
+// read differently from Unknown.
+type ProbeResult string
+
+// The probe results.
+const (
+	ProbeAbsent  ProbeResult = ""
+	ProbeSuccess ProbeResult = "Success"
+	ProbeFailure ProbeResult = "Failure"
+	ProbeUnknown ProbeResult = "Unknown"
+)
+
+// ContainerProbes are the results the kubelet holds for one container
+// instance, one per probe kind.
+type ContainerProbes struct {
+	Liveness  ProbeResult
+	Startup   ProbeResult
+	Readiness ProbeResult
+}
+
+// ProbeResults returns a generator of probe results for the instances of
+// state, keyed by container ID. An instance gets a result of a kind only
+// when the container of pod it names has a probe of that kind (the kubelet
+// runs probe workers for regular containers and sidecars only); a nil pod
+// lets every instance have every kind. Instances with no result at all are
+// left out of the map. Failure, Unknown and absent results are frequent,
+// so that every branch on them is reached. Pod and state are read when
+// ProbeResults is called, not when the generator draws.
+func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[string]ContainerProbes] {
+	// Which results each instance may have is known now; only the values
+	// are drawn.
+	type slot struct {
+		id                           string
+		liveness, startup, readiness bool
+	}
+	var probed map[string]*v1.Container
+	if pod != nil {
+		probed = map[string]*v1.Container{}
+		for i := range pod.Spec.Containers {
+			probed[pod.Spec.Containers[i].Name] = &pod.Spec.Containers[i]
+		}
+		for i := range pod.Spec.InitContainers {
+			if c := &pod.Spec.InitContainers[i]; isSidecar(c) {
+				probed[c.Name] = c
+			}
+		}
+	}
+	var slots []slot
+	if state != nil {
+		for _, in := range state.Containers {
+			s := slot{id: in.ID, liveness: true, startup: true, readiness: true}
+			if pod != nil {
+				c := probed[in.Name]
+				if c == nil {
+					continue
+				}
+				s.liveness, s.startup, s.readiness = c.LivenessProbe != nil, c.StartupProbe != nil, c.ReadinessProbe != nil
+			}
+			if s.liveness || s.startup || s.readiness {
+				slots = append(slots, s)
+			}
+		}
+	}
+	if len(slots) == 0 {
+		// rapid wants every generator to draw something.
+		return rapid.Map(rapid.Just(0), func(int) map[string]ContainerProbes { return map[string]ContainerProbes{} })
+	}
+	return rapid.Custom(func(t *rapid.T) map[string]ContainerProbes {
+		out := map[string]ContainerProbes{}
+		for _, s := range slots {
+			var r ContainerProbes
+			if s.liveness {
+				r.Liveness = drawProbeResult(t, s.id+" liveness")
+			}
+			if s.startup {
+				r.Startup = drawProbeResult(t, s.id+" startup")
+			}
+			if s.readiness {
+				r.Readiness = drawProbeResult(t, s.id+" readiness")
+			}
+			if r != (ContainerProbes{}) {
+				out[s.id] = r
+			}
+		}
+		return out
+	})
+}
+
+func isSidecar(c *v1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
+}
+
+func drawProbeResult(t *rapid.T, l string) ProbeResult {
+	return []ProbeResult{ProbeAbsent, ProbeSuccess, ProbeFailure, ProbeUnknown}[weighted(t, l, 25, 40, 20, 15)]
+}
