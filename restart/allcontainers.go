@@ -14,10 +14,13 @@ import (
 // which keeps the reset going once it started; otherwise when, for some
 // init or regular container in spec order, the newest runtime instance
 // exited with a code that matches a rule with action RestartAllContainers,
-// or the container's status in prev is terminated with such a code. It
-// does not look at the feature gate, nor at the container's restartPolicy.
+// or that instance exited with another code and the container's status in
+// prev is terminated with a matching code. A container with no instance, or
+// whose newest instance has not exited, is skipped without looking at prev
+// (prev alone counts only when st is nil). It does not look at the feature
+// gate, nor at the container's restartPolicy.
 //
-// A nil pod gives false; a nil st or prev contributes nothing.
+// A nil pod gives false; a nil prev contributes nothing.
 func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodStatus) bool {
 	if pod == nil {
 		return false
@@ -42,8 +45,16 @@ func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodS
 	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range list {
 			c := &list[i]
-			if n := st.Newest(c.Name); n != nil && n.State == runtimestate.Exited && firesOn(c, int32(n.ExitCode)) {
-				return true
+			if st != nil {
+				// The previous status is consulted only for a container
+				// whose newest instance exited without firing a rule.
+				n := st.Newest(c.Name)
+				if n == nil || n.State != runtimestate.Exited {
+					continue
+				}
+				if firesOn(c, int32(n.ExitCode)) {
+					return true
+				}
 			}
 			if s, ok := prevByName[c.Name]; ok && s.State.Terminated != nil && firesOn(c, s.State.Terminated.ExitCode) {
 				return true

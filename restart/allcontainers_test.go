@@ -62,3 +62,19 @@ func TestRestartingAllContainers(t *testing.T) {
 		t.Error("nil prev must fall back to pod.Status")
 	}
 }
+
+// Found by the differential suite: the kubelet reads the previous API status
+// of a container only when its newest runtime instance has exited.
+func TestShouldAllContainersRestartSkipsPrevWithoutExitedInstance(t *testing.T) {
+	pod := restartAllPod()
+	pod.Spec.Containers[0].RestartPolicyRules = []v1.ContainerRestartRule{rule(v1.ContainerRestartRuleActionRestartAllContainers, v1.ContainerRestartRuleOnExitCodesOpIn, 0)}
+	prev := &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{ExitCode: 0}}}}}
+	running := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "a", Name: "app", State: runtimestate.Running}}}
+	if ShouldAllContainersRestart(pod, &runtimestate.Pod{}, prev) || ShouldAllContainersRestart(pod, running, prev) {
+		t.Error("prev must not count for a container without an exited instance")
+	}
+	exited := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "a", Name: "app", State: runtimestate.Exited, ExitCode: 3}}}
+	if !ShouldAllContainersRestart(pod, exited, prev) || !ShouldAllContainersRestart(pod, nil, prev) {
+		t.Error("prev counts after an exit that fired nothing, and when there is no runtime state")
+	}
+}
