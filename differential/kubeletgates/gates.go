@@ -1,0 +1,192 @@
+// Package kubeletgates sets the real kubelet's feature gates for the length
+// of one test (or one rapid iteration) and restores them afterwards.
+//
+// The kubelet reads gates from the process-global
+// utilfeature.DefaultMutableFeatureGate, so tests that change gates must not
+// run in parallel with each other (the upstream helper used underneath fails
+// the test when it detects that).
+package kubeletgates
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-logr/logr"
+	"k8s.io/apimachinery/pkg/util/version"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
+	featuregatetesting "k8s.io/component-base/featuregate/testing"
+
+	// Registers the kubelet's gates on utilfeature.DefaultMutableFeatureGate.
+	_ "k8s.io/kubernetes/pkg/features"
+)
+
+// TB is what Set and SetEmulationVersion need from a test. Both *testing.T
+// and *rapid.T satisfy it; cleanups run when that test (or rapid iteration)
+// ends.
+type TB = featuregatetesting.TB
+
+func gate() featuregate.MutableVersionedFeatureGate { return utilfeature.DefaultMutableFeatureGate }
+
+// Enabled reports the current value of a gate. It panics on an unknown name.
+func Enabled(name string) bool { return gate().Enabled(featuregate.Feature(name)) }
+
+// Snapshot returns the current values of the named gates.
+func Snapshot(names ...string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = Enabled(n)
+	}
+	return out
+}
+
+// Known reports whether name is a registered gate.
+func Known(name string) bool {
+	_, ok := gate().GetAllVersioned()[featuregate.Feature(name)]
+	return ok
+}
+
+// LockedTo reports whether the gate is locked to its default at the current
+// emulation version, and that default.
+func LockedTo(name string) (locked bool, value bool, err error) {
+	specs, ok := gate().GetAllVersioned()[featuregate.Feature(name)]
+	if !ok {
+		return false, false, fmt.Errorf("unknown feature gate %q", name)
+	}
+	emu, minCompat := gate().EmulationVersion(), gate().MinCompatibilityVersion()
+	// The specs are ordered by version; the last one not newer than the
+	// emulation version (and whose own minimum compatibility version, if any,
+	// is met) is in effect.
+	for i := len(specs) - 1; i >= 0; i-- {
+		s := specs[i]
+		if s.Version.GreaterThan(emu) {
+			continue
+		}
+		if s.MinCompatibilityVersion != nil && minCompat != nil && !minCompat.AtLeast(s.MinCompatibilityVersion) {
+			continue
+		}
+		return s.LockToDefault, s.Default, nil
+	}
+	return false, false, nil // not available at this emulation version
+}
+
+// Dependencies returns the registered dependencies of a gate (the gates it
+// requires to be enabled whenever it is enabled).
+func Dependencies(name string) []string {
+	var out []string
+	for _, d := range gate().Dependencies()[featuregate.Feature(name)] {
+		out = append(out, string(d))
+	}
+	return out
+}
+
+// overrides returns the values Set will apply: the requested ones plus, as
+// the upstream test helper does, every currently enabled gate that
+// (transitively) depends on a gate requested to be false and is not itself in
+// the request.
+func overrides(g featuregate.FeatureGate, gates map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(gates))
+	for k, v := range gates {
+		out[k] = v
+	}
+	deps := g.Dependencies()
+	var disabledBy func(f featuregate.Feature, seen map[featuregate.Feature]bool) bool
+	disabledBy = func(f featuregate.Feature, seen map[featuregate.Feature]bool) bool {
+		if v, ok := gates[string(f)]; ok {
+			return !v
+		}
+		if seen[f] {
+			return false
+		}
+		seen[f] = true
+		for _, d := range deps[f] {
+			if disabledBy(d, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	for f := range deps {
+		if _, explicit := gates[string(f)]; explicit || !g.Enabled(f) {
+			continue
+		}
+		if disabledBy(f, map[featuregate.Feature]bool{}) {
+			out[string(f)] = false
+		}
+	}
+	return out
+}
+
+// Validate reports whether Set(tb, gates) would succeed, without touching the
+// global gate: unknown names, changes to locked gates and dependency
+// violations are errors. Property tests can use it to discard invalid gate
+// combinations.
+func Validate(gates map[string]bool) error {
+	var errs []string
+	names := make([]string, 0, len(gates))
+	for n := range gates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !Known(n) {
+			errs = append(errs, fmt.Sprintf("unknown feature gate %q", n))
+			continue
+		}
+		if locked, def, _ := LockedTo(n); locked && def != gates[n] {
+			errs = append(errs, fmt.Sprintf("feature gate %s is locked to %v at emulation version %s", n, def, gate().EmulationVersion()))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	cp := gate().DeepCopy()
+	if withLogger, ok := cp.(featuregate.MutableFeatureGateWithLogger); ok {
+		// Keep the trial run quiet (it would log warnings for GA and
+		// deprecated gates).
+		return withLogger.SetFromMapWithLogger(logr.Discard(), overrides(gate(), gates))
+	}
+	return cp.SetFromMap(overrides(gate(), gates))
+}
+
+// Set applies the given gate values (name -> enabled) for the duration of
+// tb and restores the previous values when tb's cleanups run. Gates that
+// depend on a gate set to false are switched off too unless listed in gates.
+// An invalid request (see Validate) fails tb with Fatalf before the global
+// gate is touched.
+func Set(tb TB, gates map[string]bool) {
+	tb.Helper()
+	if len(gates) == 0 {
+		return
+	}
+	if err := Validate(gates); err != nil {
+		tb.Fatalf("kubeletgates.Set(%v): %v", gates, err)
+		return
+	}
+	fo := featuregatetesting.FeatureOverrides{}
+	for k, v := range gates {
+		fo[featuregate.Feature(k)] = v
+	}
+	featuregatetesting.SetFeatureGatesDuringTest(tb, utilfeature.DefaultFeatureGate, fo)
+}
+
+// SetEmulationVersion makes the gate behave as in an older release ("1.36")
+// for the duration of tb: gates that were only locked later become settable,
+// but every gate takes its default (and availability) of that release. Call
+// it before Set in the same test.
+func SetEmulationVersion(tb TB, ver string) {
+	tb.Helper()
+	v, err := version.ParseMajorMinor(ver)
+	if err != nil {
+		tb.Fatalf("kubeletgates.SetEmulationVersion(%q): %v", ver, err)
+		return
+	}
+	featuregatetesting.SetFeatureGateEmulationVersionDuringTest(tb, utilfeature.DefaultFeatureGate, v)
+}
+
+// EmulationVersion returns the gate's current emulation version ("1.37").
+func EmulationVersion() string {
+	v := gate().EmulationVersion()
+	return fmt.Sprintf("%d.%d", v.Major(), v.Minor())
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the differential tests against the real kubelet v1.37.2 code.
+#
+#   ./run.sh                                  # all packages
+#   ./run.sh -run TestSmoke -v                # extra args go to `go test`
+#   ./run.sh -run TestX -rapid.checks=10000   # rapid flags too (every test
+#                                             # package must import rapid then)
+#   PKGS=./kubeletgates ./run.sh              # other package patterns
+#
+# CGO is off by default (no C toolchain needed, same build everywhere); set
+# CGO_ENABLED=1 yourself for -race.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+cd "$here"
+
+./setup.sh
+
+export CGO_ENABLED="${CGO_ENABLED:-0}"
+# -mod=vendor is given explicitly below; drop a conflicting one from GOFLAGS.
+if [[ -n "${GOFLAGS:-}" ]]; then
+	GOFLAGS="$(printf ' %s ' "$GOFLAGS" | sed -E 's/ -mod=[^ ]*//g; s/^ +//; s/ +$//')"
+	export GOFLAGS
+fi
+
+# The differential tests append their table of cases compared here.
+DIFF_REPORT="$(mktemp)"
+export DIFF_REPORT
+trap 'rm -f "$DIFF_REPORT"' EXIT
+
+# shellcheck disable=SC2086 # PKGS is a list of patterns
+status=0
+go test -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
+cat "$DIFF_REPORT"
+exit "$status"
