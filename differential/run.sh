@@ -14,6 +14,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 cd "$here"
 
+# Several people (or agents) may share this work tree: one run at a time,
+# since setup.sh rewrites vendor/.
+exec 9>"$here/.run.lock"
+flock 9
+
 ./setup.sh
 
 export CGO_ENABLED="${CGO_ENABLED:-0}"
