@@ -48,6 +48,19 @@ func klGetManager() *kubeGenericRuntimeManager {
 			noopoteltrace.NewTracerProvider().Tracer(""),
 			&record.FakeRecorder{},
 		)
+		if klInitErr == nil {
+			// A results manager sends every change on a buffered channel
+			// that the kubelet's sync loop reads; nobody reads it here, so
+			// drain it or Set blocks after 20 changes.
+			for _, mgr := range []proberesults.Manager{klManager.livenessManager, klManager.startupManager, klManager.readinessManager} {
+				if mgr != nil {
+					go func(ch <-chan proberesults.Update) {
+						for range ch {
+						}
+					}(mgr.Updates())
+				}
+			}
+		}
 	})
 	if klInitErr != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", klInitErr))
