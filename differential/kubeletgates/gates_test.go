@@ -150,3 +150,25 @@ func TestRapidIterationsRestore(t *testing.T) {
 		t.Error("gate not restored after rapid.Check")
 	}
 }
+
+func TestEmulationVersion134(t *testing.T) {
+	SetEmulationVersion(t, "1.34")
+	for _, n := range []string{"InPlacePodVerticalScaling", "PodObservedGenerationTracking"} {
+		if err := Validate(map[string]bool{n: false}); err != nil {
+			t.Errorf("%s not settable at 1.34: %v", n, err)
+		}
+	}
+	for _, n := range []string{"RestartAllContainersOnContainerExits", "InPlacePodLevelResourcesVerticalScaling", "InPlacePodVerticalScalingInitContainers", "NodeDeclaredFeatures"} {
+		if Enabled(n) {
+			t.Errorf("%s enabled at 1.34", n)
+		}
+		if err := Validate(map[string]bool{n: true}); err == nil {
+			t.Errorf("%s can be enabled at 1.34", n)
+		}
+	}
+	for _, n := range []string{"ContainerRestartRules", "KubeletCrashLoopBackOffMax"} {
+		if Enabled(n) {
+			t.Errorf("%s enabled by default at 1.34", n)
+		}
+	}
+}
