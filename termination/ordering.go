@@ -1,0 +1,153 @@
+package termination
+
+import (
+	"fmt"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+)
+
+// Ordering is who waits for whom when the kubelet kills a pod with native
+// sidecars: the kubelet's terminationOrdering
+// (pkg/kubelet/kuberuntime/kuberuntime_termination_order.go).
+//
+// The kubelet keeps one "stopped" signal per container name of the spec
+// (regular and init containers; ephemeral containers have none). A signal of
+// a container that is not running is given at once. Each native sidecar
+// waits for the signals of every regular container and of the nearest
+// sidecar declared after it; nothing else waits. Regular containers
+// therefore stop first, then sidecars in reverse order of declaration.
+type Ordering struct {
+	// Signals are the signals, in the order the kubelet creates them:
+	// regular containers in spec order, then init containers from last to
+	// first.
+	Signals []Signal
+	// WaitsFor maps a sidecar's name to the indexes in Signals it waits for,
+	// in the order it waits for them: the regular containers, then the
+	// later sidecar. Containers not in the map do not wait.
+	WaitsFor map[string][]int
+	// current maps a name to the index of the signal containerTerminated
+	// gives for it (the last one created under that name).
+	current map[string]int
+}
+
+// Signal is one container's "stopped" signal.
+type Signal struct {
+	// Name is the container the signal belongs to.
+	Name string
+	// Given is true when the signal was given when the ordering was built,
+	// because the container was not running.
+	Given bool
+}
+
+// NewOrdering mirrors newTerminationOrdering
+// (pkg/kubelet/kuberuntime/kuberuntime_termination_order.go). running are
+// the names of the containers being killed (repeats allowed). The kubelet
+// builds an ordering only for a pod with at least one native sidecar
+// (types.HasRestartableInitContainer, see HasSidecars); NewOrdering returns
+// nil otherwise, and for a nil pod.
+func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
+	_ = f
+	if !HasSidecars(pod) {
+		return nil
+	}
+	isRunning := make(map[string]bool, len(running))
+	for _, n := range running {
+		isRunning[n] = true
+	}
+	o := &Ordering{WaitsFor: map[string][]int{}, current: map[string]int{}}
+	add := func(name string) int {
+		o.Signals = append(o.Signals, Signal{Name: name, Given: !isRunning[name]})
+		i := len(o.Signals) - 1
+		o.current[name] = i
+		return i
+	}
+	var regular []int
+	for _, c := range pod.Spec.Containers {
+		regular = append(regular, add(c.Name))
+	}
+	later := ""
+	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
+		ic := &pod.Spec.InitContainers[i]
+		add(ic.Name)
+		if !isSidecar(ic) {
+			continue
+		}
+		o.WaitsFor[ic.Name] = append(o.WaitsFor[ic.Name], regular...)
+		if later != "" {
+			o.WaitsFor[ic.Name] = append(o.WaitsFor[ic.Name], o.current[later])
+		}
+		later = ic.Name
+	}
+	return o
+}
+
+// SignalOf returns the index in Signals that the kubelet gives when the
+// container named name has stopped (containerTerminated), and false for a
+// name without a signal (ephemeral containers, names not in the spec, a nil
+// Ordering).
+func (o *Ordering) SignalOf(name string) (int, bool) {
+	if o == nil {
+		return 0, false
+	}
+	i, ok := o.current[name]
+	return i, ok
+}
+
+// WaitNames returns the names of the containers name waits for, in order.
+func (o *Ordering) WaitNames(name string) []string {
+	if o == nil {
+		return nil
+	}
+	var out []string
+	for _, i := range o.WaitsFor[name] {
+		out = append(out, o.Signals[i].Name)
+	}
+	return out
+}
+
+// String renders the ordering one waiting container a line, in the order
+// the kubelet created their signals.
+func (o *Ordering) String() string {
+	if o == nil {
+		return "no ordering"
+	}
+	var b strings.Builder
+	for _, s := range o.Signals {
+		ws, ok := o.WaitsFor[s.Name]
+		if !ok {
+			continue
+		}
+		var parts []string
+		for _, i := range ws {
+			p := o.Signals[i].Name
+			if o.Signals[i].Given {
+				p += " (not running)"
+			}
+			parts = append(parts, p)
+		}
+		fmt.Fprintf(&b, "%s waits for %s\n", s.Name, strings.Join(parts, ", "))
+	}
+	return b.String()
+}
+
+// HasSidecars reports whether pod has a native sidecar (an init container
+// with restartPolicy Always): types.HasRestartableInitContainer
+// (pkg/kubelet/types/pod_update.go). False for a nil pod.
+func HasSidecars(pod *v1.Pod) bool {
+	if pod == nil {
+		return false
+	}
+	for i := range pod.Spec.InitContainers {
+		if isSidecar(&pod.Spec.InitContainers[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSidecar(c *v1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
+}
