@@ -3,6 +3,7 @@
 package differential
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -305,3 +306,53 @@ func TestDifferentialBackOff(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestDifferentialBackOffReplay lets a container crash over and over, the
+// kubelet starting it again as soon as doBackOff allows (syncing every
+// second, cleaning up before each sync), then compares Replay of the
+// recorded restarts with the kubelet's record.
+func TestDifferentialBackOffReplay(t *testing.T) {
+	underGates(t, gateSettings(t, features.ReduceDefaultCrashLoopBackOffDecay), func(t *testing.T, f features.Set) {
+		checkN(t, 2000, f, []string{"BackOffConfig.Replay"}, func(rt *rapid.T) {
+			pod := podgen.Pod(podgen.PodOptions{NoEphemeral: true}).Draw(rt, "pod")
+			ctr := &pod.Spec.Containers[0]
+			cfg, err := restart.NewBackOffConfig(f, restart.BackOffSettings{})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			wantMax, wantInitial := kubelet.KLNewCrashLoopBackOffForMax(ptr(restart.DefaultMaxBackOff))
+			clock := testingclock.NewFakeClock(podgen.Epoch)
+			bo := flowcontrol.NewFakeBackOff(wantInitial, wantMax, clock)
+			bo.HasExpiredFunc = func(eventTime, lastUpdate time.Time, _ time.Duration) bool {
+				return eventTime.Sub(lastUpdate) > 600*time.Second
+			}
+			key := kuberuntime.GetBackoffKey(pod, ctr)
+			st := &runtimestate.Pod{}
+			var history []restart.Restart
+			runs := rapid.IntRange(1, 12).Draw(rt, "runs")
+			for i := 0; i < runs; i++ {
+				// The instance runs for a while (sometimes past the 600 s
+				// reset), then exits.
+				clock.Step(time.Duration(rapid.SampledFrom([]int64{0, 1, 3, 30, 599, 601, 900}).Draw(rt, "runSeconds")) * time.Second)
+				finished := clock.Now()
+				st.Containers = append([]runtimestate.Container{{ID: fmt.Sprintf("c%d", i), Name: ctr.Name, State: runtimestate.Exited,
+					ExitCode: 1, CreatedAt: podgen.Epoch.Add(time.Duration(i) * time.Millisecond), FinishedAt: finished}}, st.Containers...)
+				// Sync every second until the kubelet starts it again.
+				for {
+					bo.GC()
+					in, _, _ := kuberuntime.KLDoBackOff(pod, ctr, kubeletconv.PodStatus(st), bo)
+					if !in {
+						history = append(history, restart.Restart{FinishedAt: finished, At: clock.Now()})
+						break
+					}
+					clock.Step(time.Second)
+				}
+			}
+			clock.Step(time.Duration(rapid.SampledFrom([]int64{0, 10, 601}).Draw(rt, "idleSeconds")) * time.Second)
+			bo.GC()
+			if got, want := cfg.Replay(history, clock.Now()).Delay, bo.Get(key); got != want {
+				rt.Fatalf("Replay(%d restarts) delay %v, kubelet %v", len(history), got, want)
+			}
+		})
+	})
+}
