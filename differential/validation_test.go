@@ -54,8 +54,9 @@ func pick[T any](t *rapid.T, label string, xs []T) *T {
 	return &xs[rapid.IntRange(0, len(xs)-1).Draw(t, label)]
 }
 
-func isSidecarC(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
+// execProbe is a valid probe as the API server defaults it.
+func execProbe() *v1.Probe {
+	return &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
 }
 
 var mutations = []mutation{
@@ -115,7 +116,7 @@ var mutations = []mutation{
 		if c == nil {
 			return
 		}
-		pr := &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+		pr := execProbe()
 		switch rapid.IntRange(0, 3).Draw(t, "which") {
 		case 0:
 			c.LivenessProbe = pr
@@ -129,7 +130,7 @@ var mutations = []mutation{
 	}},
 	{"probe fields", func(t *rapid.T, p *v1.Pod) {
 		c := pick(t, "c", p.Spec.Containers)
-		pr := &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+		pr := execProbe()
 		pr.SuccessThreshold = rapid.SampledFrom([]int32{1, 2}).Draw(t, "success")
 		if rapid.Bool().Draw(t, "grace") {
 			g := rapid.SampledFrom([]int64{-1, 0, 1, 5}).Draw(t, "graceValue")
@@ -172,7 +173,7 @@ var mutations = []mutation{
 		}
 		switch rapid.IntRange(0, 2).Draw(t, "which") {
 		case 0:
-			e.LivenessProbe = &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}, TimeoutSeconds: 1, PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3}
+			e.LivenessProbe = execProbe()
 		case 1:
 			e.Ports = []v1.ContainerPort{{ContainerPort: 80, Protocol: v1.ProtocolTCP}}
 		case 2:
