@@ -1,0 +1,115 @@
+//go:build kubeletlogic_overlay
+
+package differential
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
+	"github.com/kubeletlogic/kubeletlogic/differential/kubeletgates"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// paBenchCase is one input, prepared for both sides.
+type paBenchCase struct {
+	pod  *v1.Pod
+	st   *runtimestate.Pod
+	ks   *kubecontainer.PodStatus
+	opts podactions.Options
+}
+
+// paBenchCases draws n cases from the generators of the differential test
+// (fixed seeds, v1.37.2 defaults). Each case gets its own pod UID and
+// container IDs, so that the actuated resources and probe results of all
+// cases can sit in the kubelet's stores at once, outside the timed loop.
+func paBenchCases(b *testing.B, n int) []paBenchCase {
+	b.Helper()
+	f := features.V1_37()
+	gen := rapid.Custom(func(t *rapid.T) paBenchCase {
+		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
+		opts := podgen.PodActionsOptions(c).Draw(t, "options")
+		return paBenchCase{pod: c.Pod, st: c.State, opts: opts}
+	})
+	kuberuntime.KLResetActuatedState()
+	out := make([]paBenchCase, 0, n)
+	for i := range n {
+		c := gen.Example(i)
+		prefix := fmt.Sprintf("b%d-", i)
+		c.pod.UID = types.UID(fmt.Sprintf("%s-%06d", c.pod.UID, i))
+		c.st.UID = c.pod.UID
+		for j := range c.st.Containers {
+			c.st.Containers[j].ID = prefix + c.st.Containers[j].ID
+		}
+		if c.opts.Probes != nil {
+			probes := map[string]podactions.Probes{}
+			for id, p := range c.opts.Probes {
+				probes[prefix+id] = p
+			}
+			c.opts.Probes = probes
+		}
+		c.ks = kubeletconv.PodStatus(c.st)
+		paSetActuated(c.pod, c.opts.Actuated)
+		live, start := paProbeMaps(c.opts.Probes)
+		// Both sides must agree on the inputs that are timed.
+		got := podactions.Compute(c.pod, c.st, f, c.opts)
+		want := kuberuntime.KLComputePodActions(c.pod, c.ks, live, start, c.opts.RestartAllContainers)
+		if d := cmp.Diff(paFromKubelet(c.pod, want), paFromOurs(got)); d != "" {
+			b.Fatalf("benchmark case %d differs from the kubelet (-kubelet +ours):\n%s", i, d)
+		}
+		b.Cleanup(kuberuntime.KLPodActionsSetProbes(c.pod, c.ks, live, start))
+		out = append(out, c)
+	}
+	return out
+}
+
+// BenchmarkPodActions compares podactions.Compute with the kubelet's
+// computePodActions on the same 500 cases, v1.37.2 default gates. One op
+// is one call on one case.
+func BenchmarkPodActions(b *testing.B) {
+	underGatesB(b, features.V1_37())
+	cases := paBenchCases(b, 500)
+	f := features.V1_37()
+
+	b.Run("kubeletlogic", func(b *testing.B) {
+		b.ReportAllocs()
+		sink := 0
+		for i := 0; b.Loop(); i++ {
+			c := &cases[i%len(cases)]
+			a := podactions.Compute(c.pod, c.st, f, c.opts)
+			sink += len(a.ContainersToKill) + len(a.ContainersToStart) + len(a.InitContainersToStart)
+		}
+		_ = sink
+	})
+	b.Run("kubelet", func(b *testing.B) {
+		b.ReportAllocs()
+		sink := 0
+		for i := 0; b.Loop(); i++ {
+			c := &cases[i%len(cases)]
+			sink += kuberuntime.KLPodActionsComputeOnly(c.pod, c.ks, c.opts.RestartAllContainers)
+		}
+		_ = sink
+	})
+}
+
+// underGatesB sets the kubelet's gates to f for the benchmark.
+func underGatesB(b *testing.B, f features.Set) {
+	b.Helper()
+	m := map[string]bool{}
+	for _, g := range features.Gates() {
+		if !features.Locked(g) {
+			m[string(g)] = f.Enabled(g)
+		}
+	}
+	kubeletgates.Set(b, m)
+}

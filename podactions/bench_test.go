@@ -1,0 +1,35 @@
+package podactions_test
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/podgen"
+)
+
+// BenchmarkCompute times Compute over 500 generated cases at the v1.37.2
+// defaults (differential/podactions_bench_test.go compares it with the
+// kubelet on the same generators).
+func BenchmarkCompute(b *testing.B) {
+	f := features.V1_37()
+	type tc struct {
+		c    podgen.Case
+		opts podactions.Options
+	}
+	gen := rapid.Custom(func(t *rapid.T) tc {
+		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
+		return tc{c, podgen.PodActionsOptions(c).Draw(t, "options")}
+	})
+	cases := make([]tc, 500)
+	for i := range cases {
+		cases[i] = gen.Example(i)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c := &cases[i%len(cases)]
+		_ = podactions.Compute(c.c.Pod, c.c.State, f, c.opts)
+	}
+}

@@ -1,0 +1,208 @@
+package podactions
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// ProbeResult is what the kubelet's liveness or startup results manager
+// holds for one container instance (pkg/kubelet/prober/results). The empty
+// value means the manager has no result for the instance, which the kubelet
+// reads differently from Unknown; any other value reads as Unknown.
+type ProbeResult string
+
+// The probe results.
+const (
+	NoResult ProbeResult = ""
+	Success  ProbeResult = "Success"
+	Failure  ProbeResult = "Failure"
+	Unknown  ProbeResult = "Unknown"
+)
+
+// Probes are the liveness and startup results the kubelet holds for one
+// container instance. Readiness results never change what the kubelet does
+// next, so they are not an input.
+type Probes struct {
+	Liveness ProbeResult `json:"liveness,omitempty"`
+	Startup  ProbeResult `json:"startup,omitempty"`
+}
+
+// Actuated are the resources the kubelet last applied to the pod and its
+// containers (its actuated-resources checkpoint), which in-place resize
+// compares with the pod spec.
+type Actuated struct {
+	// Containers maps a container name (init or regular) to the resources
+	// last applied to it. A missing name reads as no resources at all: the
+	// kubelet logs the missing record and proceeds with zeros.
+	Containers map[string]v1.ResourceRequirements `json:"containers,omitempty"`
+	// Pod is the pod-level resources last applied; nil reads as zeros. It is
+	// read only with gate InPlacePodLevelResourcesVerticalScaling.
+	Pod *v1.ResourceRequirements `json:"pod,omitempty"`
+	// EmptyDirLimits maps a memory-backed emptyDir volume name to the size
+	// limit last applied. A missing name makes the kubelet grow the volume
+	// (it treats a missing record as an upsize).
+	EmptyDirLimits map[string]resource.Quantity `json:"emptyDirLimits,omitempty"`
+}
+
+// Options are the inputs of Compute besides the pod, the runtime state and
+// the gates. The zero value is a kubelet with no probe results, no
+// RestartAllContainers mark, and no actuated-resources record.
+type Options struct {
+	// Probes maps a container instance ID (runtimestate.Container.ID) to
+	// the probe results held for it. A missing ID has no result.
+	Probes map[string]Probes `json:"probes,omitempty"`
+	// RestartAllContainers is the kubelet's mark that the pod is restarting
+	// all its containers (the pod's AllContainersRestarting condition, see
+	// restart.RestartingAllContainers). It is read only with gate
+	// RestartAllContainersOnContainerExits.
+	RestartAllContainers bool `json:"restartAllContainers,omitempty"`
+	// Actuated are the resources the kubelet last applied.
+	Actuated Actuated `json:"actuated,omitempty"`
+}
+
+// Ref names one container of the pod spec.
+type Ref struct {
+	// Index is the container's index in its list of the spec
+	// (spec.initContainers for init containers and sidecars,
+	// spec.containers, or spec.ephemeralContainers).
+	Index int
+	Name  string
+}
+
+// KillReason is the kubelet's containerKillReason: it picks the grace
+// period of the kill (a probe's own terminationGracePeriodSeconds) and is
+// empty for definition changes and resizes.
+type KillReason string
+
+// The kill reasons computePodActions gives.
+const (
+	ReasonNone          KillReason = ""
+	ReasonStartupProbe  KillReason = "StartupProbe"
+	ReasonLivenessProbe KillReason = "LivenessProbe"
+	ReasonUnknown       KillReason = "Unknown"
+)
+
+// Cause says why an instance is killed, in words the kubelet's reason does
+// not always carry (it leaves the reason empty for a definition change and
+// a resize).
+type Cause string
+
+// The causes of a kill.
+const (
+	CauseUnknownState      Cause = "unknown state"
+	CauseLivenessProbe     Cause = "liveness probe failed"
+	CauseStartupProbe      Cause = "startup probe failed"
+	CauseDefinitionChanged Cause = "definition changed"
+	CauseResize            Cause = "resize requires restart"
+)
+
+// Kill is one container instance to stop (the kubelet's
+// containerToKillInfo, keyed by instance ID).
+type Kill struct {
+	// ID is the instance (runtimestate.Container.ID).
+	ID string
+	// Name is the container's name; Init says whether it is in
+	// spec.initContainers (an init container or a sidecar) and Index is
+	// its index there or in spec.containers.
+	Name  string
+	Init  bool
+	Index int
+	// Cause is why, Reason the kubelet's kill reason, Message the kubelet's
+	// message text (it ends in ", will be restarted" when a regular
+	// container is started again).
+	Cause   Cause
+	Reason  KillReason
+	Message string
+}
+
+// Reset is one container instance to remove for RestartAllContainers (the
+// kubelet's containerToRemoveInfo).
+type Reset struct {
+	ID    string
+	Name  string
+	Init  bool
+	Index int
+	// Kill says the instance has not exited and is stopped (with no grace)
+	// before it is removed.
+	Kill bool
+	// Source says the instance exited with a code that matched a
+	// RestartAllContainers rule: it triggered the restart and is removed
+	// last.
+	Source bool
+}
+
+// Resources are cpu and memory values as computePodActions compares them:
+// memory in bytes, cpu in millicores, each rounded up.
+type Resources struct {
+	MemoryLimit   int64
+	MemoryRequest int64
+	CPULimit      int64
+	CPURequest    int64
+}
+
+// Update is one running container whose cpu or memory the kubelet changes
+// in place (the kubelet's containerToUpdateInfo).
+type Update struct {
+	ID    string
+	Name  string
+	Init  bool
+	Index int
+	// Desired are the values of the spec (with pod-level limits inherited
+	// under gate InPlacePodLevelResourcesVerticalScaling); Current those
+	// last actuated.
+	Desired Resources
+	Current Resources
+}
+
+// Actions is everything computePodActions decides for one sync of a pod
+// (the kubelet's podActions). Empty lists are nil.
+type Actions struct {
+	// KillPod stops every container and the sandbox of the pod.
+	KillPod bool
+	// CreateSandbox creates a new sandbox with attempt number Attempt (and
+	// purges the old init containers).
+	CreateSandbox bool
+	// SandboxID is the existing sandbox containers are started in, and
+	// Attempt the sandbox attempt number (see SandboxChanged).
+	SandboxID string
+	Attempt   uint32
+	// SandboxMessage says why the sandbox must be re-created, as
+	// SandboxChanged reports it; empty when it need not be. The kubelet
+	// computes it there but does not keep it in podActions.
+	SandboxMessage string
+
+	// InitContainersToStart are init containers and sidecars to start, in
+	// spec order; ContainersToStart regular containers, in spec order;
+	// EphemeralContainersToStart ephemeral containers that never ran.
+	InitContainersToStart      []Ref
+	ContainersToStart          []Ref
+	EphemeralContainersToStart []Ref
+
+	// ContainersToKill are the instances to stop, in the order the kubelet
+	// decided them (init containers from the last, then regular ones). The
+	// kubelet keeps them in a map; the order carries no meaning there.
+	ContainersToKill []Kill
+
+	// ContainersToReset are, when the pod restarts all its containers, the
+	// instances to remove, in the kubelet's order: regular containers that
+	// did not trigger the restart, init containers that did not, then
+	// regular and init containers that did. Nothing else is decided then.
+	ContainersToReset []Reset
+
+	// MemoryUpdates and CPUUpdates are the in-place resizes, decreases
+	// first (the kubelet's ContainersToUpdate).
+	MemoryUpdates []Update
+	CPUUpdates    []Update
+	// UpdatePodResources says the pod cgroup must be resized before
+	// containers start: a container restarts to resize, or a container
+	// about to start has resources other than those last actuated.
+	UpdatePodResources bool
+	// UpdatePodLevelResources says the pod-level resources differ from
+	// those last actuated.
+	UpdatePodLevelResources bool
+
+	// VolumesToUpsize and VolumesToDownsize name the memory-backed
+	// emptyDir volumes whose size limit grows or shrinks.
+	VolumesToUpsize   []string
+	VolumesToDownsize []string
+}
