@@ -5,7 +5,6 @@ package containerhash
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
@@ -24,23 +23,67 @@ func Of(c *v1.Container) uint64 {
 	if c != nil {
 		name, image = c.Name, c.Image
 	}
-	// encoding/json writes map keys sorted and escapes exactly as the
-	// kubelet's json.Marshal does; a map of strings cannot fail to encode.
-	js, _ := json.Marshal(map[string]string{"name": name, "image": image})
+	var buf [256]byte
+	js := buf[:0]
+	if plain(name) && plain(image) {
+		// The bytes json.Marshal writes when neither string needs escaping.
+		js = append(js, `{"image":"`...)
+		js = append(js, image...)
+		js = append(js, `","name":"`...)
+		js = append(js, name...)
+		js = append(js, `"}`...)
+	} else {
+		// encoding/json writes map keys sorted and escapes exactly as the
+		// kubelet's json.Marshal does; a map of strings cannot fail to
+		// encode.
+		js, _ = json.Marshal(map[string]string{"name": name, "image": image})
+	}
 
-	text := make([]byte, 0, len("([]uint8)[]")+4*len(js))
-	text = append(text, "([]uint8)["...)
+	// FNV-1a over the go-spew text, fed piece by piece without building
+	// the text.
+	h := add(offset32, "([]uint8)[")
 	for i, b := range js {
 		if i > 0 {
-			text = append(text, ' ')
+			h = (h ^ ' ') * prime32
 		}
-		text = strconv.AppendUint(text, uint64(b), 10)
+		h = add(h, decimal[b])
 	}
-	text = append(text, ']')
+	h = (h ^ ']') * prime32
+	return uint64(h)
+}
 
-	h := fnv.New32a()
-	h.Write(text)
-	return uint64(h.Sum32())
+// decimal holds the decimal text of every byte value.
+var decimal = func() (d [256]string) {
+	for i := range d {
+		d[i] = strconv.Itoa(i)
+	}
+	return d
+}()
+
+func add(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * prime32
+	}
+	return h
+}
+
+// The 32-bit FNV-1a parameters (hash/fnv).
+const (
+	offset32 = 2166136261
+	prime32  = 16777619
+)
+
+// plain reports whether encoding/json writes s between quotes unchanged:
+// printable ASCII other than the quote, the backslash and the three
+// characters it escapes for HTML.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // Changed reports whether a running instance whose stored hash is stored

@@ -1,6 +1,9 @@
 package containerhash
 
 import (
+	"encoding/json"
+	"hash/fnv"
+	"strconv"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -44,5 +47,45 @@ func TestOnlyNameAndImageCount(t *testing.T) {
 	}
 	if Of(nil) != Of(&v1.Container{}) {
 		t.Errorf("nil container must hash like an empty one")
+	}
+}
+
+// The fast path and encoding/json agree, including on every character that
+// json escapes.
+func TestPlainPathMatchesJSON(t *testing.T) {
+	for _, s := range []string{"", "busybox:1.36", "a\"b", "a\\\\b", "a<b", "a>b", "a&b", "tab\\t", "\\x7f", "é", "\\u2028", "\\xff"} {
+		c := &v1.Container{Name: s, Image: s}
+		if got, want := Of(c), slowOf(c); got != want {
+			t.Errorf("%q: %#x, want %#x", s, got, want)
+		}
+	}
+}
+
+func slowOf(c *v1.Container) uint64 {
+	js, _ := json.Marshal(map[string]string{"name": c.Name, "image": c.Image})
+	text := "([]uint8)["
+	for i, b := range js {
+		if i > 0 {
+			text += " "
+		}
+		text += strconv.Itoa(int(b))
+	}
+	text += "]"
+	h := fnv.New32a()
+	h.Write([]byte(text))
+	return uint64(h.Sum32())
+}
+
+func BenchmarkOf(b *testing.B) {
+	c := &v1.Container{Name: "app", Image: "registry.k8s.io/pause:3.10"}
+	for b.Loop() {
+		Of(c)
+	}
+}
+
+func BenchmarkSlowOf(b *testing.B) {
+	c := &v1.Container{Name: "app", Image: "registry.k8s.io/pause:3.10"}
+	for b.Loop() {
+		slowOf(c)
 	}
 }
