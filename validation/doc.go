@@ -92,8 +92,10 @@
 // Everything else the API server validates, deliberately: volumes and
 // volume mounts, environment variables, ports, security contexts, DNS,
 // affinity, tolerations, resource claims, resource names, the details of
-// each probe and hook handler (ports, paths, commands), stopSignal and
-// targetContainerName: none of these changes a lifecycle decision. Nor is
+// each probe and hook handler (ports, paths, commands) and stopSignal: none
+// of these changes a lifecycle decision. (An ephemeral container's
+// targetContainerName is checked: it must name an init or regular
+// container.) Nor is
 // the check that spec.resources.requests covers the sum of the containers'
 // requests made, as the sum the API server computes includes resources from
 // DRA claims. The pod status is not checked.

@@ -178,6 +178,9 @@ func ephemeralContainers(spec *v1.PodSpec, names map[string]bool, path *field.Pa
 		p := path.Index(i)
 		errs = append(errs, containerCommon(c, spec.RestartPolicy, p)...)
 		errs = append(errs, uniqueName(c.Name, names, p)...)
+		if t := spec.EphemeralContainers[i].TargetContainerName; t != "" && !isInitOrRegular(spec, t) {
+			errs = append(errs, field.NotFound(p.Child("targetContainerName"), t))
+		}
 
 		// The API server allows a fixed list of fields on an ephemeral
 		// container and forbids every other field that is not its zero
@@ -203,6 +206,19 @@ func ephemeralContainers(spec *v1.PodSpec, names map[string]bool, path *field.Pa
 		}
 	}
 	return errs
+}
+
+// isInitOrRegular reports whether an init or regular container is named
+// name: the only containers an ephemeral container may target.
+func isInitOrRegular(spec *v1.PodSpec, name string) bool {
+	for _, list := range [][]v1.Container{spec.Containers, spec.InitContainers} {
+		for i := range list {
+			if list[i].Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // uniqueName reports name if an earlier container of any kind has it, and

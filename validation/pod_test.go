@@ -182,6 +182,12 @@ func TestPod(t *testing.T) {
 		{name: "ephemeral container named like an init one", modify: func(p *v1.Pod) {
 			p.Spec.EphemeralContainers = []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "sidecar", Image: "i"}}}
 		}, want: []string{`spec.ephemeralContainers[0].name: Duplicate value: "sidecar"`}},
+		{name: "ephemeral container targeting no container", modify: func(p *v1.Pod) {
+			p.Spec.EphemeralContainers = []v1.EphemeralContainer{{
+				EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox"},
+				TargetContainerName:      "gone",
+			}}
+		}, want: []string{`spec.ephemeralContainers[0].targetContainerName: Not found: "gone"`}},
 		{name: "empty image", modify: func(p *v1.Pod) { p.Spec.Containers[0].Image = "" },
 			want: []string{"spec.containers[0].image: Required value"}},
 		{name: "image with white space", modify: func(p *v1.Pod) { p.Spec.Containers[0].Image = "nginx " },

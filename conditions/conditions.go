@@ -1,0 +1,463 @@
+package conditions
+
+import (
+	"fmt"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// The reasons of the conditions the kubelet generates
+// (pkg/kubelet/status/generate.go, pkg/kubelet/types/constants.go).
+const (
+	ReasonUnknownContainerStatuses    = "UnknownContainerStatuses"
+	ReasonPodCompleted                = "PodCompleted"
+	ReasonPodFailed                   = "PodFailed"
+	ReasonContainersNotReady          = "ContainersNotReady"
+	ReasonContainersNotInitialized    = "ContainersNotInitialized"
+	ReasonReadinessGatesNotReady      = "ReadinessGatesNotReady"
+	ReasonRestartAllContainersStarted = "RestartAllContainersStarted"
+	ReasonPodSandboxNotReady          = "PodSandboxNotReady"
+
+	// MessageRestartAllContainersStarted is the message of
+	// AllContainersRestarting=True.
+	MessageRestartAllContainersStarted = "container exited with restart policy rule"
+)
+
+// Options are the inputs of Generate besides the pod and the generated
+// status.
+type Options struct {
+	// Features are the kubelet's gates. Generate reads
+	// PodReadyToStartContainersCondition, RestartAllContainersOnContainerExits,
+	// InPlacePodVerticalScaling and PodObservedGenerationTracking.
+	Features features.Set
+	// Cached is the status the kubelet's status manager holds for the pod,
+	// or nil when it holds none; then the pod's API status (pod.Status)
+	// takes its place as the kubelet's oldPodStatus.
+	Cached *v1.PodStatus
+	// Runtime is what the container runtime reports about the pod; nil is
+	// a runtime that knows nothing of it.
+	Runtime *runtimestate.Pod
+	// PodIsTerminal is the kubelet's podIsTerminal; it drops the resize
+	// conditions.
+	PodIsTerminal bool
+	// ResizeConditions are the PodResizePending and PodResizeInProgress
+	// conditions the status manager holds, in that order (the allocation
+	// manager and SyncPod set them; this package does not compute them).
+	ResizeConditions []v1.PodCondition
+}
+
+// Generate returns the conditions Kubelet.generateAPIPodStatus
+// (pkg/kubelet/kubelet_pods.go) writes for pod, in its order:
+//
+//  1. every condition of pod.Status whose type the kubelet does not own
+//     (readiness-gate conditions, DisruptionTarget, …);
+//  2. with gate InPlacePodVerticalScaling and unless opts.PodIsTerminal,
+//     opts.ResizeConditions (observedGeneration cleared when the
+//     generated one would be 0);
+//  3. the DisruptionTarget condition of the previous status (opts.Cached,
+//     else pod.Status), replacing the first one of step 1 or appended;
+//  4. PodReadyToStartContainers (gate PodReadyToStartContainersCondition),
+//     Initialized, Ready (its readiness gates looked up in the list built so
+//     far), ContainersReady, PodScheduled (always True);
+//  5. AllContainersRestarting, with gate RestartAllContainersOnContainerExits
+//     when some container has a RestartAllContainers rule.
+//
+// status is the status the kubelet has just generated: its Phase and its
+// container statuses (init then regular, after the probe manager set Ready
+// and Started) are read. LastTransitionTime is left zero, as the kubelet
+// leaves it; see KeepTransitionTimes. A nil pod reads as an empty pod, a nil
+// status as an empty one.
+func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	if status == nil {
+		status = &v1.PodStatus{}
+	}
+	f := opts.Features
+	old := &pod.Status
+	if opts.Cached != nil {
+		old = opts.Cached
+	}
+
+	out := make([]v1.PodCondition, 0, len(pod.Status.Conditions)+1)
+	for _, c := range pod.Status.Conditions {
+		if !OwnedByKubelet(c.Type, f) {
+			out = append(out, c)
+		}
+	}
+	if f.InPlacePodVerticalScaling && !opts.PodIsTerminal {
+		for _, c := range opts.ResizeConditions {
+			if observedGeneration(old, pod.Generation, c.Type, f) == 0 {
+				c.ObservedGeneration = 0
+			}
+			out = append(out, c)
+		}
+	}
+	if dt := find(old.Conditions, v1.DisruptionTarget); dt != nil {
+		if i := index(out, v1.DisruptionTarget); i >= 0 {
+			out[i] = *dt
+		} else {
+			out = append(out, *dt)
+		}
+	}
+
+	if f.PodReadyToStartContainersCondition {
+		out = append(out, PodReadyToStartContainers(pod, old, opts.Runtime, f))
+	}
+	init := status.InitContainerStatuses
+	all := append(init[:len(init):len(init)], status.ContainerStatuses...)
+	out = append(out, Initialized(pod, old, all, status.Phase, f))
+	out = append(out, Ready(pod, old, out, all, status.Phase, f))
+	out = append(out, ContainersReady(pod, old, all, status.Phase, f))
+	out = append(out, v1.PodCondition{
+		Type:               v1.PodScheduled,
+		ObservedGeneration: observedGeneration(old, pod.Generation, v1.PodScheduled, f),
+		Status:             v1.ConditionTrue,
+	})
+	if f.RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
+		out = append(out, AllContainersRestarting(pod, opts.Runtime, old, status.Phase, f))
+	}
+	return out
+}
+
+// OwnedByKubelet reports whether the kubelet owns conditions of type t,
+// generating them itself and dropping those of the API status. It mirrors
+// PodConditionByKubelet in pkg/kubelet/types/pod_status.go: PodScheduled,
+// Ready, Initialized, ContainersReady, PodResizeInProgress,
+// PodResizePending, PodReadyToStartContainers (gate
+// PodReadyToStartContainersCondition) and AllContainersRestarting (gate
+// RestartAllContainersOnContainerExits). DisruptionTarget is shared, not
+// owned.
+func OwnedByKubelet(t v1.PodConditionType, f features.Set) bool {
+	switch t {
+	case v1.PodScheduled, v1.PodReady, v1.PodInitialized, v1.ContainersReady,
+		v1.PodResizeInProgress, v1.PodResizePending:
+		return true
+	case v1.PodReadyToStartContainers:
+		return f.PodReadyToStartContainersCondition
+	case v1.AllContainersRestarting:
+		return f.RestartAllContainersOnContainerExits
+	}
+	return false
+}
+
+// ContainersReady returns the ContainersReady condition. It mirrors
+// GenerateContainersReadyCondition in pkg/kubelet/status/generate.go:
+//
+//  1. statuses nil: False, UnknownContainerStatuses;
+//  2. sidecars, then regular containers, in spec order: no status makes
+//     the container unknown, Ready false makes it unready;
+//  3. phase Succeeded with none unknown: False, PodCompleted; phase Failed:
+//     False, PodFailed;
+//  4. any unknown or unready: False, ContainersNotReady, with the message
+//     "containers with unknown status: [a b]" and/or "containers with
+//     unready status: [c]", joined by ", "; otherwise True.
+//
+// statuses are the init and regular container statuses (the first with a
+// container's name counts); prev is the kubelet's oldPodStatus, read for
+// observedGeneration only.
+func ContainersReady(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	cond := v1.PodCondition{
+		Type:               v1.ContainersReady,
+		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.ContainersReady, f),
+		Status:             v1.ConditionFalse,
+	}
+	if statuses == nil {
+		cond.Reason = ReasonUnknownContainerStatuses
+		return cond
+	}
+	unknown, unready := []string{}, []string{}
+	check := func(c *v1.Container) {
+		if cs := lookup(statuses, c.Name); cs == nil {
+			unknown = append(unknown, c.Name)
+		} else if !cs.Ready {
+			unready = append(unready, c.Name)
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		if isSidecar(&pod.Spec.InitContainers[i]) {
+			check(&pod.Spec.InitContainers[i])
+		}
+	}
+	for i := range pod.Spec.Containers {
+		check(&pod.Spec.Containers[i])
+	}
+	switch {
+	case phase == v1.PodSucceeded && len(unknown) == 0:
+		cond.Reason = ReasonPodCompleted
+		return cond
+	case phase == v1.PodFailed:
+		cond.Reason = ReasonPodFailed
+		return cond
+	}
+	var msgs []string
+	if len(unknown) > 0 {
+		msgs = append(msgs, fmt.Sprintf("containers with unknown status: %s", unknown))
+	}
+	if len(unready) > 0 {
+		msgs = append(msgs, fmt.Sprintf("containers with unready status: %s", unready))
+	}
+	if len(msgs) > 0 {
+		cond.Reason = ReasonContainersNotReady
+		cond.Message = strings.Join(msgs, ", ")
+		return cond
+	}
+	cond.Status = v1.ConditionTrue
+	return cond
+}
+
+// Ready returns the Ready condition. It mirrors GeneratePodReadyCondition
+// in pkg/kubelet/status/generate.go: when ContainersReady (computed from the
+// same inputs) is not True, Ready has its status, reason and message;
+// otherwise each of spec.readinessGates, in order, is looked up in conds
+// (the first condition of its type): a missing one gives the message
+// `corresponding condition of pod readiness gate "T" does not exist.`, one
+// that is not True gives `the status of pod readiness gate "T" is not
+// "True", but S`; any such message makes Ready False with reason
+// ReadinessGatesNotReady and the messages joined by ", ". Otherwise True.
+func Ready(pod *v1.Pod, prev *v1.PodStatus, conds []v1.PodCondition, statuses []v1.ContainerStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	cr := ContainersReady(pod, prev, statuses, phase, f)
+	cond := v1.PodCondition{
+		Type:               v1.PodReady,
+		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.PodReady, f),
+	}
+	if cr.Status != v1.ConditionTrue {
+		cond.Status, cond.Reason, cond.Message = cr.Status, cr.Reason, cr.Message
+		return cond
+	}
+	var msgs []string
+	for _, g := range pod.Spec.ReadinessGates {
+		c := find(conds, g.ConditionType)
+		switch {
+		case c == nil:
+			msgs = append(msgs, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", string(g.ConditionType)))
+		case c.Status != v1.ConditionTrue:
+			msgs = append(msgs, fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", string(g.ConditionType), c.Status))
+		}
+	}
+	if len(msgs) > 0 {
+		cond.Status = v1.ConditionFalse
+		cond.Reason = ReasonReadinessGatesNotReady
+		cond.Message = strings.Join(msgs, ", ")
+		return cond
+	}
+	cond.Status = v1.ConditionTrue
+	return cond
+}
+
+// Initialized returns the Initialized condition. It mirrors
+// GeneratePodInitializedCondition in pkg/kubelet/status/generate.go:
+//
+//  1. statuses nil and the pod has init containers: False,
+//     UnknownContainerStatuses;
+//  2. init containers in spec order: no status makes one unknown; a
+//     sidecar not Started, or a regular init container not Ready, makes it
+//     incomplete;
+//  3. phase Succeeded with none unknown: True, PodCompleted;
+//  4. a regular container whose status is running or terminated: True;
+//  5. any unknown or incomplete: with gate
+//     RestartAllContainersOnContainerExits, True when prev has
+//     Initialized=True (a pod does not become uninitialized during an
+//     in-place restart); else False, ContainersNotInitialized, with the
+//     message "containers with unknown status: [a]" and/or "containers with
+//     incomplete status: [b]", joined by ", ";
+//  6. otherwise True.
+func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	cond := v1.PodCondition{
+		Type:               v1.PodInitialized,
+		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.PodInitialized, f),
+		Status:             v1.ConditionTrue,
+	}
+	if statuses == nil && len(pod.Spec.InitContainers) > 0 {
+		cond.Status, cond.Reason = v1.ConditionFalse, ReasonUnknownContainerStatuses
+		return cond
+	}
+	unknown, incomplete := []string{}, []string{}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		cs := lookup(statuses, c.Name)
+		if cs == nil {
+			unknown = append(unknown, c.Name)
+			continue
+		}
+		var done bool
+		if isSidecar(c) {
+			done = cs.Started != nil && *cs.Started
+		} else {
+			done = cs.Ready
+		}
+		if !done {
+			incomplete = append(incomplete, c.Name)
+		}
+	}
+	if phase == v1.PodSucceeded && len(unknown) == 0 {
+		cond.Reason = ReasonPodCompleted
+		return cond
+	}
+	if HasAnyRegularContainerStarted(&pod.Spec, statuses) {
+		return cond
+	}
+	var msgs []string
+	if len(unknown) > 0 {
+		msgs = append(msgs, fmt.Sprintf("containers with unknown status: %s", unknown))
+	}
+	if len(incomplete) > 0 {
+		msgs = append(msgs, fmt.Sprintf("containers with incomplete status: %s", incomplete))
+	}
+	if len(msgs) > 0 {
+		if f.RestartAllContainersOnContainerExits && prev != nil {
+			for _, c := range prev.Conditions {
+				if c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
+					return cond
+				}
+			}
+		}
+		cond.Status = v1.ConditionFalse
+		cond.Reason = ReasonContainersNotInitialized
+		cond.Message = strings.Join(msgs, ", ")
+	}
+	return cond
+}
+
+// HasAnyRegularContainerStarted reports whether some status in statuses
+// names a regular container of spec and is running or terminated. It mirrors
+// HasAnyRegularContainerStarted in pkg/kubelet/container/helpers.go. A nil
+// spec gives false.
+func HasAnyRegularContainerStarted(spec *v1.PodSpec, statuses []v1.ContainerStatus) bool {
+	if spec == nil || len(statuses) == 0 {
+		return false
+	}
+	names := map[string]bool{}
+	for i := range spec.Containers {
+		names[spec.Containers[i].Name] = true
+	}
+	for i := range statuses {
+		if !names[statuses[i].Name] {
+			continue
+		}
+		if statuses[i].State.Running != nil || statuses[i].State.Terminated != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// PodReadyToStartContainers returns the PodReadyToStartContainers
+// condition. It mirrors GeneratePodReadyToStartContainersCondition in
+// pkg/kubelet/status/generate.go: True when the kubelet would keep the
+// pod's sandbox (runtimeutil.PodSandboxChanged says no change), otherwise
+// False with reason PodSandboxNotReady and the sandbox message ("no pod
+// sandbox exists", "multiple pod sandboxes are ready and need to be
+// reconciled", "pod sandbox is not ready", "network namespace mode changed
+// and sandbox needs to be recreated", "pod sandbox has no IP address").
+//
+// It does not model Kubelet.OnPodSandboxReady, which writes True into the
+// status manager's copy as soon as a new sandbox's network is ready. A nil
+// st is a runtime with no sandbox.
+func PodReadyToStartContainers(pod *v1.Pod, prev *v1.PodStatus, st *runtimestate.Pod, f features.Set) v1.PodCondition {
+	if pod == nil {
+		pod = &v1.Pod{}
+	}
+	cond := v1.PodCondition{
+		Type:               v1.PodReadyToStartContainers,
+		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.PodReadyToStartContainers, f),
+		Status:             v1.ConditionTrue,
+	}
+	if changed, msg := sandboxChanged(pod, st); changed {
+		cond.Status, cond.Reason, cond.Message = v1.ConditionFalse, ReasonPodSandboxNotReady, msg
+	}
+	return cond
+}
+
+// AllContainersRestarting returns the AllContainersRestarting condition.
+// It mirrors GenerateAllContainersRestartingCondition in
+// pkg/kubelet/status/generate.go: phase Succeeded gives False, PodCompleted;
+// phase Failed gives False, PodFailed; otherwise True with reason
+// RestartAllContainersStarted and the message "container exited with
+// restart policy rule" when restart.ShouldAllContainersRestart and not
+// restart.AllContainersRestartCleanedUp, False without a reason when not.
+// It never sets observedGeneration.
+//
+// The kubelet function reads no gate and neither does this one: f is
+// accepted for uniformity. Generate adds the condition only with gate
+// RestartAllContainersOnContainerExits.
+func AllContainersRestarting(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	_ = f
+	cond := v1.PodCondition{Type: v1.AllContainersRestarting, Status: v1.ConditionFalse}
+	switch phase {
+	case v1.PodSucceeded:
+		cond.Reason = ReasonPodCompleted
+		return cond
+	case v1.PodFailed:
+		cond.Reason = ReasonPodFailed
+		return cond
+	}
+	if !restart.ShouldAllContainersRestart(pod, st, prev) || restart.AllContainersRestartCleanedUp(pod, st) {
+		return cond
+	}
+	cond.Status = v1.ConditionTrue
+	cond.Reason = ReasonRestartAllContainersStarted
+	cond.Message = MessageRestartAllContainersStarted
+	return cond
+}
+
+// observedGeneration mirrors CalculatePodConditionObservedGeneration in
+// pkg/api/v1/pod/util.go.
+func observedGeneration(prev *v1.PodStatus, gen int64, t v1.PodConditionType, f features.Set) int64 {
+	if prev == nil {
+		return 0
+	}
+	if f.PodObservedGenerationTracking {
+		return gen
+	}
+	for _, c := range prev.Conditions {
+		if c.Type == t && c.ObservedGeneration != 0 {
+			return gen
+		}
+	}
+	return 0
+}
+
+func isSidecar(c *v1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
+}
+
+func lookup(statuses []v1.ContainerStatus, name string) *v1.ContainerStatus {
+	for i := range statuses {
+		if statuses[i].Name == name {
+			return &statuses[i]
+		}
+	}
+	return nil
+}
+
+func index(conds []v1.PodCondition, t v1.PodConditionType) int {
+	for i := range conds {
+		if conds[i].Type == t {
+			return i
+		}
+	}
+	return -1
+}
+
+func find(conds []v1.PodCondition, t v1.PodConditionType) *v1.PodCondition {
+	if i := index(conds, t); i >= 0 {
+		return &conds[i]
+	}
+	return nil
+}
