@@ -439,23 +439,11 @@ func (c *converter) anyRegularContainerCreated() bool {
 // containerSpec mirrors kubecontainer.GetContainerSpec: the first
 // container named name among init, regular and ephemeral containers.
 func containerSpec(pod *v1.Pod, name string) *v1.Container {
-	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
-			return &pod.Spec.InitContainers[i]
-		}
+	if pod == nil {
+		return nil
 	}
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		if pod.Spec.EphemeralContainers[i].Name == name {
-			c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-			return &c
-		}
-	}
-	return nil
+	_, c, _ := restart.KindOf(&pod.Spec, name)
+	return c
 }
 
 // volumeMounts mirrors the volume-mount statuses the kubelet derives from

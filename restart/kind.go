@@ -42,9 +42,10 @@ func (k Kind) String() string {
 
 // KindOf finds the container named name in spec and returns its kind and
 // spec. Init containers are searched first, then regular containers, then
-// ephemeral ones (names are unique in a valid pod). ok is false when no
-// container has that name or spec is nil. An ephemeral container is
-// returned as a *v1.Container holding its common fields.
+// ephemeral ones (names are unique in a valid pod), as the kubelet's
+// GetContainerSpec does. ok is false when no container has that name or
+// spec is nil. An ephemeral container is returned as a *v1.Container that
+// points at its common fields.
 func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool) {
 	if spec == nil {
 		return 0, nil, false
@@ -65,8 +66,7 @@ func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool)
 	}
 	for i := range spec.EphemeralContainers {
 		if e := &spec.EphemeralContainers[i]; e.Name == name {
-			c := v1.Container(e.EphemeralContainerCommon)
-			return Ephemeral, &c, true
+			return Ephemeral, (*v1.Container)(&e.EphemeralContainerCommon), true
 		}
 	}
 	return 0, nil, false

@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -258,22 +259,11 @@ func (p *planner) kill(k int) ContainerStop {
 // specByName finds a container by name the way GetContainerSpec does: init
 // containers, then regular, then ephemeral ones.
 func specByName(pod *v1.Pod, name string) *v1.Container {
-	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
-			return &pod.Spec.InitContainers[i]
-		}
+	if pod == nil {
+		return nil
 	}
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		if pod.Spec.EphemeralContainers[i].Name == name {
-			return (*v1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		}
-	}
-	return nil
+	_, c, _ := restart.KindOf(&pod.Spec, name)
+	return c
 }
 
 // String renders the timeline one event a line.
