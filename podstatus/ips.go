@@ -1,0 +1,111 @@
+package podstatus
+
+import (
+	"net"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// sandboxIPs returns the pod IPs the kubelet's runtime manager reports
+// (determinePodSandboxIPs in pkg/kubelet/kuberuntime/kuberuntime_sandbox.go,
+// over the active sandbox, runtimestate.Pod.IPs): none when the primary or
+// an additional IP does not parse.
+func sandboxIPs(st *runtimestate.Pod) []string {
+	ips := st.IPs()
+	for _, ip := range ips {
+		if parseIPSloppy(ip) == nil {
+			return nil
+		}
+	}
+	return ips
+}
+
+// sortPodIPs mirrors Kubelet.sortPodIPs: the first IP of the node's family
+// (IPv4 with no node IP), then the first of the other family, each
+// re-written in canonical form.
+func sortPodIPs(podIPs, nodeIPs []string) []string {
+	primaryV4 := true
+	if len(nodeIPs) > 0 {
+		primaryV4 = isIPv4(parseIPSloppy(nodeIPs[0]))
+	}
+	out := make([]string, 0, 2)
+	for _, wantV4 := range []bool{primaryV4, !primaryV4} {
+		for _, s := range podIPs {
+			ip := parseIPSloppy(s)
+			if ip != nil && isIPv4(ip) == wantV4 {
+				out = append(out, ip.String())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// setHostIPs mirrors the end of generateAPIPodStatus: hostIP and hostIPs
+// from the node's host IPs, and for a host-network pod the primary host IP
+// as pod IP when there is none, plus the secondary one when it is of the
+// other family than the single pod IP.
+func setHostIPs(pod *v1.Pod, s *v1.PodStatus, hostIPs []string) {
+	if len(hostIPs) == 0 {
+		return
+	}
+	s.HostIP = hostIPs[0]
+	s.HostIPs = []v1.HostIP{{IP: s.HostIP}}
+	if len(hostIPs) == 2 {
+		s.HostIPs = append(s.HostIPs, v1.HostIP{IP: hostIPs[1]})
+	}
+	if !pod.Spec.HostNetwork {
+		return
+	}
+	if s.PodIP == "" {
+		s.PodIP = hostIPs[0]
+		s.PodIPs = []v1.PodIP{{IP: s.PodIP}}
+	}
+	if len(hostIPs) == 2 && len(s.PodIPs) == 1 && family(s.PodIPs[0].IP) != family(hostIPs[1]) {
+		s.PodIPs = append(s.PodIPs, v1.PodIP{IP: hostIPs[1]})
+	}
+}
+
+// family is utilnet.IPFamilyOfString: "4", "6", or "" for a string that
+// does not parse.
+func family(s string) string {
+	ip := parseIPSloppy(s)
+	switch {
+	case ip == nil:
+		return ""
+	case isIPv4(ip):
+		return "4"
+	}
+	return "6"
+}
+
+func isIPv4(ip net.IP) bool { return ip != nil && ip.To4() != nil }
+
+// parseIPSloppy is utilnet.ParseIPSloppy for the forms a runtime reports:
+// net.ParseIP, plus dotted IPv4 with leading zeros read as decimal (as
+// Go's parser did before 1.17).
+func parseIPSloppy(s string) net.IP {
+	if ip := net.ParseIP(s); ip != nil {
+		return ip
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return nil
+	}
+	var b [4]byte
+	for i, p := range parts {
+		if p == "" || len(p) > 3 || strings.TrimLeft(p, "0123456789") != "" {
+			return nil
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n > 255 {
+			return nil
+		}
+		b[i] = byte(n)
+	}
+	return net.IPv4(b[0], b[1], b[2], b[3])
+}
