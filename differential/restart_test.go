@@ -206,31 +206,46 @@ func TestDifferentialBackOffKey(t *testing.T) {
 	})
 }
 
+// TestDifferentialBackOffConfig compares NewBackOffConfig with the
+// kubelet's newCrashLoopBackOff for random configured maxima (in
+// milliseconds, around and inside the accepted 1 s to 300 s), and for the
+// unset value, under each gate setting.
 func TestDifferentialBackOffConfig(t *testing.T) {
 	underGates(t, restartGates(t), func(t *testing.T, f features.Set) {
-		for _, secs := range []int{-1, 0, 1, 2, 5, 9, 10, 11, 60, 299, 300, 301} {
+		checkN(t, 2000, f, []string{"NewBackOffConfig"}, func(rt *rapid.T) {
 			var max *time.Duration
-			if secs >= 0 {
-				d := time.Duration(secs) * time.Second
+			if rapid.IntRange(0, 9).Draw(rt, "unset") != 0 {
+				ms := rapid.OneOf(rapid.Int64Range(-1000, 400_000), rapid.SampledFrom([]int64{0, 999, 1000, 1001, 9999, 10_000, 10_001, 299_999, 300_000, 300_001})).Draw(rt, "maxMs")
+				d := time.Duration(ms) * time.Millisecond
 				max = &d
 			}
 			got, err := restart.NewBackOffConfig(f, restart.BackOffSettings{MaxContainerRestartPeriod: max})
+			// The kubelet's configuration validation, which runs before
+			// newCrashLoopBackOff: with the gate the value must be set
+			// (defaulting sets 300 s) and lie in 1 s to 300 s; without
+			// it, it must not be set.
+			wantErr := false
+			switch {
+			case f.KubeletCrashLoopBackOffMax && max != nil:
+				wantErr = max.Milliseconds() < 1000 || max.Milliseconds() > 300_000
+			case !f.KubeletCrashLoopBackOffMax:
+				wantErr = max != nil
+			}
+			if (err != nil) != wantErr {
+				rt.Fatalf("max %v: error %v, want error %v", max, err, wantErr)
+			}
 			if err != nil {
-				// The kubelet refuses such a configuration before it
-				// builds the back-off.
-				continue
+				return
 			}
 			cfgMax := max
 			if f.KubeletCrashLoopBackOffMax && cfgMax == nil {
-				d := restart.DefaultMaxBackOff // what config defaulting fills in
-				cfgMax = &d
+				cfgMax = ptr(restart.DefaultMaxBackOff) // what config defaulting fills in
 			}
 			wantMax, wantInitial := kubelet.KLNewCrashLoopBackOffForMax(cfgMax)
 			if got.Max != wantMax || got.Initial != wantInitial {
-				t.Errorf("max %v: got %+v, kubelet initial %v max %v", max, got, wantInitial, wantMax)
+				rt.Fatalf("max %v: got %+v, kubelet initial %v max %v", max, got, wantInitial, wantMax)
 			}
-			countN("NewBackOffConfig", f, 1)
-		}
+		})
 	})
 }
 
@@ -313,7 +328,7 @@ func ptr[T any](v T) *T { return &v }
 // recorded restarts with the kubelet's record.
 func TestDifferentialBackOffReplay(t *testing.T) {
 	underGates(t, gateSettings(t, features.ReduceDefaultCrashLoopBackOffDecay), func(t *testing.T, f features.Set) {
-		checkN(t, 2000, f, []string{"BackOffConfig.Replay"}, func(rt *rapid.T) {
+		checkN(t, 5000, f, []string{"BackOffConfig.Replay"}, func(rt *rapid.T) {
 			pod := podgen.Pod(podgen.PodOptions{NoEphemeral: true}).Draw(rt, "pod")
 			ctr := &pod.Spec.Containers[0]
 			cfg, err := restart.NewBackOffConfig(f, restart.BackOffSettings{})
