@@ -3,20 +3,22 @@ package podactions
 import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeletlogic/kubeletlogic/probe"
 )
 
 // ProbeResult is what the kubelet's liveness or startup results manager
 // holds for one container instance (pkg/kubelet/prober/results). The empty
 // value means the manager has no result for the instance, which the kubelet
 // reads differently from Unknown; any other value reads as Unknown.
-type ProbeResult string
+type ProbeResult = probe.Result
 
 // The probe results.
 const (
-	NoResult ProbeResult = ""
-	Success  ProbeResult = "Success"
-	Failure  ProbeResult = "Failure"
-	Unknown  ProbeResult = "Unknown"
+	NoResult = probe.NoResult
+	Success  = probe.Success
+	Failure  = probe.Failure
+	Unknown  = probe.Unknown
 )
 
 // Probes are the liveness and startup results the kubelet holds for one

@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
+	proberesult "github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -11,14 +12,14 @@ import (
 // manager holds for one container ID (pkg/kubelet/prober/results). The
 // empty value means the manager has no entry for the ID, which decisions
 // read differently from Unknown.
-type ProbeResult string
+type ProbeResult = proberesult.Result
 
 // The probe results.
 const (
-	ProbeAbsent  ProbeResult = ""
-	ProbeSuccess ProbeResult = "Success"
-	ProbeFailure ProbeResult = "Failure"
-	ProbeUnknown ProbeResult = "Unknown"
+	ProbeAbsent  = proberesult.NoResult
+	ProbeSuccess = proberesult.Success
+	ProbeFailure = proberesult.Failure
+	ProbeUnknown = proberesult.Unknown
 )
 
 // ContainerProbes are the results the kubelet holds for one container

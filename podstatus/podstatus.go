@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -18,14 +19,14 @@ import (
 // (pkg/kubelet/prober/results) holds for one container instance. NoResult
 // means the manager has no entry, which the kubelet reads differently from
 // Unknown.
-type ProbeResult string
+type ProbeResult = probe.Result
 
 // The probe results.
 const (
-	NoResult ProbeResult = ""
-	Success  ProbeResult = "Success"
-	Failure  ProbeResult = "Failure"
-	Unknown  ProbeResult = "Unknown"
+	NoResult = probe.NoResult
+	Success  = probe.Success
+	Failure  = probe.Failure
+	Unknown  = probe.Unknown
 )
 
 // Probes are the readiness and startup results the kubelet holds for one
