@@ -30,7 +30,7 @@ func terminationGates(t *testing.T) []features.Set {
 	return gateSettings(t, features.ContainerRestartRules, features.RestartAllContainersOnContainerExits)
 }
 
-const terminationCases = 1500
+const terminationCases = 3400
 
 // graceValue draws an optional grace value, edge values often.
 func graceValue(t *rapid.T, label string) *int64 {
