@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"crypto/tls"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// The API-server mode: etcd (embedded, ./etcd) and kube-apiserver on
+// loopback, the kubelet registered as node kl-capture, pods POSTed with
+// spec.nodeName and deleted through the API.
+
+const apiToken = "kl-capture-token"
+
+// APIObject is what the API server holds for the pod at one moment.
+type APIObject struct {
+	ResourceVersion            string       `json:"resourceVersion"`
+	DeletionTimestamp          *metav1.Time `json:"deletionTimestamp,omitempty"`
+	DeletionGracePeriodSeconds *int64       `json:"deletionGracePeriodSeconds,omitempty"`
+	Finalizers                 []string     `json:"finalizers,omitempty"`
+	Status                     v1.PodStatus `json:"status"`
+	// Gone is true when GET answered 404.
+	Gone bool `json:"gone,omitempty"`
+}
+
+var apiClient = &http.Client{
+	Timeout:   10 * time.Second,
+	Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}},
+}
+
+func apiDo(method, path, ctype string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequest(method, "https://127.0.0.1:6443"+path, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+apiToken)
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	r, err := apiClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer r.Body.Close()
+	b, _ := io.ReadAll(r.Body)
+	return r.StatusCode, b, nil
+}
+
+func apiGetPod(name string) *APIObject {
+	code, b, err := apiDo("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
+	if err != nil {
+		return nil
+	}
+	if code == http.StatusNotFound {
+		return &APIObject{Gone: true}
+	}
+	var p v1.Pod
+	if json.Unmarshal(b, &p) != nil {
+		return nil
+	}
+	return &APIObject{ResourceVersion: p.ResourceVersion, DeletionTimestamp: p.DeletionTimestamp,
+		DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds, Finalizers: p.Finalizers, Status: p.Status}
+}
+
+// startControlPlane starts etcd and kube-apiserver and returns them, with
+// the kubelet's kubeconfig path.
+func startControlPlane(work, etcdBin, apiBin string) (etcd, api *proc, kubeconfig string, err error) {
+	pki := filepath.Join(work, "pki")
+	_ = os.MkdirAll(pki, 0o700)
+	for _, c := range [][]string{
+		{"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", filepath.Join(pki, "serving.key"), "-out", filepath.Join(pki, "serving.crt"),
+			"-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"},
+		{"genrsa", "-out", filepath.Join(pki, "sa.key"), "2048"},
+		{"rsa", "-in", filepath.Join(pki, "sa.key"), "-pubout", "-out", filepath.Join(pki, "sa.pub")},
+	} {
+		if o, err := exec.Command("openssl", c...).CombinedOutput(); err != nil {
+			return nil, nil, "", fmt.Errorf("openssl %v: %v: %s", c[0], err, o)
+		}
+	}
+	if err := writeFile(filepath.Join(pki, "tokens.csv"), apiToken+",admin,admin,\"system:masters\"\n"); err != nil {
+		return nil, nil, "", err
+	}
+	etcd, err = start("etcd", filepath.Join(work, "logs", "etcd.log"), etcdBin, "-data-dir", filepath.Join(work, "etcd"))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	time.Sleep(2 * time.Second)
+	api, err = start("kube-apiserver", filepath.Join(work, "logs", "kube-apiserver.log"), apiBin,
+		"--etcd-servers=http://127.0.0.1:2379", "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+		"--secure-port=6443", "--tls-cert-file="+filepath.Join(pki, "serving.crt"), "--tls-private-key-file="+filepath.Join(pki, "serving.key"),
+		"--token-auth-file="+filepath.Join(pki, "tokens.csv"), "--authorization-mode=AlwaysAllow",
+		"--service-account-issuer=https://kubernetes.default.svc", "--service-account-key-file="+filepath.Join(pki, "sa.pub"),
+		"--service-account-signing-key-file="+filepath.Join(pki, "sa.key"), "--service-cluster-ip-range=10.96.0.0/24",
+		"--endpoint-reconciler-type=none", "--disable-admission-plugins=ServiceAccount")
+	if err != nil {
+		return etcd, nil, "", err
+	}
+	if err := waitFor(90*time.Second, func() bool {
+		code, _, err := apiDo("GET", "/readyz", "", nil)
+		return err == nil && code == 200
+	}); err != nil {
+		return etcd, api, "", fmt.Errorf("kube-apiserver not ready: %w", err)
+	}
+	kubeconfig = filepath.Join(work, "kubelet.kubeconfig")
+	err = writeFile(kubeconfig, `apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster: {server: "https://127.0.0.1:6443", insecure-skip-tls-verify: true}
+users:
+- name: kubelet
+  user: {token: `+apiToken+`}
+contexts:
+- name: local
+  context: {cluster: local, user: kubelet}
+current-context: local
+`)
+	return etcd, api, kubeconfig, err
+}
+
+// apiScenarios are the scenarios that need the API server.
+func apiScenarios() []Scenario {
+	app := ctr("app", exitOnTerm)
+	app.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sh", "-c", "sleep 4"}}}}
+	del := pod("api-delete-grace", v1.RestartPolicyAlways, 20, []v1.Container{sidecar("sidecar", exitOnTerm)}, app)
+	fin := pod("api-finalizer", v1.RestartPolicyAlways, 20, nil, ctr("app", exitOnTerm))
+	fin.Finalizers = []string{"kubeletlogic.io/hold"}
+	eph := pod("api-ephemeral", v1.RestartPolicyAlways, 2, nil, ctr("app", exitOnTerm))
+	for _, p := range []*v1.Pod{del, fin, eph} {
+		p.Spec.NodeName = nodeName
+		p.Spec.AutomountServiceAccountToken = ptr(false)
+	}
+	return []Scenario{
+		{Name: "api-delete-grace", Description: "pod with a native sidecar and an app with a 4 s preStop, grace 20 s, DELETEd through the API at 15 s",
+			Facts: []string{"10", "11"}, Pod: del, RemoveAfter: 15 * time.Second},
+		{Name: "api-finalizer", Description: "pod with a finalizer, grace 20 s, DELETEd at 12 s; the finalizer is removed 30 s later",
+			Facts: []string{"12"}, Pod: fin, RemoveAfter: 12 * time.Second,
+			Actions: []Action{{At: 42 * time.Second, Kind: "remove-finalizers"}}},
+		{Name: "api-ephemeral", Description: "running pod; an ephemeral container debugger (sleep 3600) is added at 10 s; DELETEd at 25 s",
+			Pod: eph, RemoveAfter: 25 * time.Second,
+			Actions: []Action{{At: 10 * time.Second, Kind: "add-ephemeral", Name: "debugger"}}},
+	}
+}
+
+// apiScenarioRun creates the pod through the API, runs the actions in time
+// order (the DELETE at RemoveAfter among them) and returns when all ran.
+func apiScenarioRun(st *state, s Scenario) {
+	b, _ := json.Marshal(s.Pod)
+	t0 := time.Now()
+	code, out, err := apiDo("POST", "/api/v1/namespaces/default/pods", "application/json", b)
+	st.event(s.Name, fmt.Sprintf("pod created (POST: %d %v %.200s)", code, err, out))
+	acts := append([]Action{{At: s.RemoveAfter, Kind: "delete"}}, s.Actions...)
+	for len(acts) > 0 {
+		k := 0
+		for i := range acts {
+			if acts[i].At < acts[k].At {
+				k = i
+			}
+		}
+		a := acts[k]
+		acts = append(acts[:k], acts[k+1:]...)
+		time.Sleep(time.Until(t0.Add(a.At)))
+		path := "/api/v1/namespaces/default/pods/" + s.Pod.Name
+		switch a.Kind {
+		case "delete":
+			st.event(s.Name, "pod deleted")
+			code, out, err = apiDo("DELETE", path, "", nil)
+			st.event(s.Name, fmt.Sprintf("DELETE answered %d %v %.200s", code, err, out))
+		case "remove-finalizers":
+			code, out, err = apiDo("PATCH", path, "application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`))
+			st.event(s.Name, fmt.Sprintf("finalizers removed: PATCH %d %v %.200s", code, err, out))
+		case "add-ephemeral":
+			ec := v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{
+				Name: a.Name, Image: imageName, ImagePullPolicy: v1.PullNever,
+				Command: []string{"sh", "-c", "sleep 3600"}, TerminationMessagePolicy: v1.TerminationMessageReadFile}}
+			patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"ephemeralContainers": []v1.EphemeralContainer{ec}}})
+			code, out, err = apiDo("PATCH", path+"/ephemeralcontainers", "application/strategic-merge-patch+json", patch)
+			st.event(s.Name, fmt.Sprintf("ephemeral container %s added: PATCH %d %v %.200s", a.Name, code, err, out))
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Scenario is one static pod, the harness actions on it, and how long it is
+// watched before its manifest is removed.
+type Scenario struct {
+	Name        string
+	Description string
+	Facts       []string
+	Pod         *v1.Pod
+	// Actions run at the given offset after the pod's manifest is written.
+	Actions []Action
+	// RemoveAfter is when the manifest is removed (the kubelet then
+	// terminates the pod with its grace period).
+	RemoveAfter time.Duration
+}
+
+// Action is something the harness does to the runtime by hand.
+type Action struct {
+	At   time.Duration
+	Kind string // kill-container, kill-sandbox; API mode: remove-finalizers, add-ephemeral
+	Name string
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func ctr(name string, script string) v1.Container {
+	return v1.Container{
+		Name: name, Image: imageName, ImagePullPolicy: v1.PullNever,
+		Command:                  []string{"sh", "-c", script},
+		TerminationMessagePolicy: v1.TerminationMessageReadFile,
+	}
+}
+
+func execProbe(cmd string, period, failures int32) *v1.Probe {
+	return &v1.Probe{
+		ProbeHandler:     v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"sh", "-c", cmd}}},
+		PeriodSeconds:    period,
+		FailureThreshold: failures,
+		SuccessThreshold: 1,
+		TimeoutSeconds:   1,
+	}
+}
+
+func pod(name string, policy v1.RestartPolicy, grace int64, init []v1.Container, cs ...v1.Container) *v1.Pod {
+	return &v1.Pod{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: v1.PodSpec{
+			HostNetwork:                   true,
+			RestartPolicy:                 policy,
+			TerminationGracePeriodSeconds: ptr(grace),
+			InitContainers:                init,
+			Containers:                    cs,
+		},
+	}
+}
+
+// exitOnTerm is a long-running script that exits 0 on SIGTERM.
+const exitOnTerm = "trap 'exit 0' TERM; while true; do sleep 1; done"
+
+func sidecar(name, script string) v1.Container {
+	c := ctr(name, script)
+	c.RestartPolicy = ptr(v1.ContainerRestartPolicyAlways)
+	return c
+}
+
+func scenarios() []Scenario {
+	var out []Scenario
+
+	// (1) init + native sidecar + app start order; deletion with grace 20 s
+	// and a 4 s preStop on the app (facts 1, 10, 11).
+	app := ctr("app", exitOnTerm)
+	app.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sh", "-c", "sleep 4"}}}}
+	out = append(out, Scenario{
+		Name:        "startorder",
+		Description: "init container prepare, native sidecar, app; manifest removed after 25 s (grace 20 s, app preStop sleeps 4 s)",
+		Facts:       []string{"1", "10", "11"},
+		Pod: pod("startorder", v1.RestartPolicyAlways, 20,
+			[]v1.Container{ctr("prepare", "sleep 1"), sidecar("sidecar", exitOnTerm)}, app),
+		RemoveAfter: 25 * time.Second,
+	})
+
+	// (2) crash loop with back-off (fact 16).
+	out = append(out, Scenario{
+		Name:        "crashloop",
+		Description: "app runs `sleep 1; exit 1` under restartPolicy Always, watched 115 s",
+		Facts:       []string{"16"},
+		Pod:         pod("crashloop", v1.RestartPolicyAlways, 2, nil, ctr("app", "sleep 1; exit 1")),
+		RemoveAfter: 115 * time.Second,
+	})
+
+	// (3) Never with exit 0 and exit 7 (fact 9).
+	out = append(out, Scenario{
+		Name: "never-exit0", Description: "restartPolicy Never, app exits 0 after 2 s", Facts: []string{"9"},
+		Pod:         pod("never-exit0", v1.RestartPolicyNever, 2, nil, ctr("app", "sleep 2; exit 0")),
+		RemoveAfter: 20 * time.Second,
+	})
+	out = append(out, Scenario{
+		Name: "never-exit7", Description: "restartPolicy Never, app exits 7 after 2 s", Facts: []string{"9"},
+		Pod:         pod("never-exit7", v1.RestartPolicyNever, 2, nil, ctr("app", "sleep 2; exit 7")),
+		RemoveAfter: 20 * time.Second,
+	})
+
+	// (4) liveness failure (fact 5).
+	live := ctr("app", "touch /tmp/alive; sleep 6; rm /tmp/alive; "+exitOnTerm)
+	live.LivenessProbe = execProbe("cat /tmp/alive", 2, 1)
+	out = append(out, Scenario{
+		Name: "liveness", Description: "liveness probe (exec cat /tmp/alive, period 2 s, threshold 1) fails 6 s after each start",
+		Facts:       []string{"5"},
+		Pod:         pod("liveness", v1.RestartPolicyAlways, 2, nil, live),
+		RemoveAfter: 50 * time.Second,
+	})
+
+	// (5) exit 42 with a RestartAllContainers rule (fact 7).
+	ra := ctr("app", "if [ -f /data/done ]; then "+exitOnTerm+"; else touch /data/done; sleep 5; exit 42; fi")
+	ra.RestartPolicy = ptr(v1.ContainerRestartPolicyAlways)
+	ra.RestartPolicyRules = []v1.ContainerRestartRule{{
+		Action:    v1.ContainerRestartRuleActionRestartAllContainers,
+		ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
+	}}
+	ra.VolumeMounts = []v1.VolumeMount{{Name: "data", MountPath: "/data"}}
+	rp := pod("restartall", v1.RestartPolicyAlways, 2,
+		[]v1.Container{ctr("prepare", "sleep 1"), sidecar("sidecar", exitOnTerm)}, ra)
+	rp.Spec.Volumes = []v1.Volume{{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}}
+	out = append(out, Scenario{
+		Name: "restartall", Description: "app exits 42 once (marker in an emptyDir); rule RestartAllContainers on exit code 42",
+		Facts: []string{"7"}, Pod: rp, RemoveAfter: 40 * time.Second,
+	})
+
+	// App killed by hand (fact 3).
+	out = append(out, Scenario{
+		Name: "appkilled", Description: "app and native sidecar running; the app's task is SIGKILLed by hand at 10 s",
+		Facts:       []string{"3"},
+		Pod:         pod("appkilled", v1.RestartPolicyAlways, 2, []v1.Container{sidecar("sidecar", exitOnTerm)}, ctr("app", exitOnTerm)),
+		Actions:     []Action{{At: 10 * time.Second, Kind: "kill-container", Name: "app"}},
+		RemoveAfter: 30 * time.Second,
+	})
+
+	// Readiness flip (fact 6).
+	rd := ctr("app", "touch /tmp/ready; sleep 10; rm /tmp/ready; sleep 10; touch /tmp/ready; "+exitOnTerm)
+	rd.ReadinessProbe = execProbe("cat /tmp/ready", 1, 1)
+	out = append(out, Scenario{
+		Name: "readiness", Description: "readiness marker present 10 s, absent 10 s, present again",
+		Facts: []string{"6"}, Pod: pod("readiness", v1.RestartPolicyAlways, 2, nil, rd), RemoveAfter: 35 * time.Second,
+	})
+
+	// Sandbox stopped by hand (fact 8).
+	out = append(out, Scenario{
+		Name: "sandboxkill", Description: "the sandbox's pause task is SIGKILLed by hand at 10 s",
+		Facts:       []string{"8"},
+		Pod:         pod("sandboxkill", v1.RestartPolicyAlways, 2, []v1.Container{ctr("prepare", "sleep 1")}, ctr("app", exitOnTerm)),
+		Actions:     []Action{{At: 10 * time.Second, Kind: "kill-sandbox"}},
+		RemoveAfter: 35 * time.Second,
+	})
+
+	// OnFailure with a failing init container.
+	out = append(out, Scenario{
+		Name: "onfailure-init", Description: "restartPolicy OnFailure, init container exits 3 every time",
+		Pod:         pod("onfailure-init", v1.RestartPolicyOnFailure, 2, []v1.Container{ctr("prepare", "sleep 1; exit 3")}, ctr("app", exitOnTerm)),
+		RemoveAfter: 60 * time.Second,
+	})
+
+	// Crashing native sidecar.
+	out = append(out, Scenario{
+		Name: "sidecar-crash", Description: "native sidecar exits 1 after 3 s every time; app keeps running",
+		Pod:         pod("sidecar-crash", v1.RestartPolicyAlways, 2, []v1.Container{sidecar("sidecar", "sleep 3; exit 1")}, ctr("app", exitOnTerm)),
+		RemoveAfter: 60 * time.Second,
+	})
+
+	// Startup-probe failure.
+	st := ctr("app", exitOnTerm)
+	st.StartupProbe = execProbe("cat /tmp/never", 2, 2)
+	out = append(out, Scenario{
+		Name: "startup", Description: "startup probe never succeeds (period 2 s, threshold 2): the app is restarted",
+		Pod: pod("startup", v1.RestartPolicyAlways, 2, nil, st), RemoveAfter: 50 * time.Second,
+	})
+	return out
+}

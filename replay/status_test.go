@@ -1,0 +1,244 @@
+package replay
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/probe"
+)
+
+// settle is how long an observation (status and runtime view together) must
+// have stayed unchanged before its status is compared: the kubelet writes a
+// status after its PLEG relist (every 1 s) and a sync, so a pair seen for a
+// shorter time may pair a new runtime state with the status of the previous
+// one.
+const settle = 1500 * time.Millisecond
+
+// statusProbes derives the readiness and startup results the kubelet held
+// from the observed status: for containers with a readiness probe, ready;
+// with a startup probe, started. These are inputs (the prober is not
+// modelled); containers without probes get no result, so their ready and
+// started are computed.
+func statusProbes(f *fixture, s *v1.PodStatus) map[string]podstatus.Probes {
+	out := map[string]podstatus.Probes{}
+	all := append(append([]v1.ContainerStatus{}, s.InitContainerStatuses...), s.ContainerStatuses...)
+	for _, cs := range all {
+		spec := f.containerSpec(cs.Name)
+		if spec == nil || cs.ContainerID == "" {
+			continue
+		}
+		var p podstatus.Probes
+		if spec.ReadinessProbe != nil {
+			p.Readiness = probe.Failure
+			if cs.Ready {
+				p.Readiness = probe.Success
+			}
+		}
+		if spec.StartupProbe != nil {
+			p.Startup = probe.Failure
+			if cs.Started != nil && *cs.Started {
+				p.Startup = probe.Success
+			}
+		}
+		if p != (podstatus.Probes{}) {
+			out[trimID(cs.ContainerID)] = p
+		}
+	}
+	return out
+}
+
+// normStatus applies the normalisations of the status comparison:
+//   - condition lastTransitionTime and lastProbeTime, and startTime, are
+//     the status manager's bookkeeping (not generateAPIPodStatus): cleared;
+//   - the pod-level status.resources, which the kubelet reads from the pod's
+//     cgroups (podstatus does not model it; this kubelet writes {}): cleared;
+//   - container statuses' resources, allocatedResources, user and
+//     volumeMounts come from the runtime's and the node's details the
+//     runtime view does not carry: cleared;
+//   - imageID is compared (the runtime view carries imageRef).
+func normStatus(s v1.PodStatus) v1.PodStatus {
+	s = *s.DeepCopy()
+	s.StartTime = nil
+	s.Resources = nil
+	for i := range s.Conditions {
+		s.Conditions[i].LastTransitionTime = metav1.Time{}
+		s.Conditions[i].LastProbeTime = metav1.Time{}
+	}
+	for _, l := range []*[]v1.ContainerStatus{&s.InitContainerStatuses, &s.ContainerStatuses, &s.EphemeralContainerStatuses} {
+		for i := range *l {
+			cs := &(*l)[i]
+			cs.Resources = nil
+			cs.AllocatedResources = nil
+			cs.User = nil
+			cs.VolumeMounts = nil
+		}
+	}
+	return s
+}
+
+// TestReplayStatus checks podstatus.Compute against every settled status the
+// kubelet reported while the pod was running (before its manifest was
+// removed).
+func TestReplayStatus(t *testing.T) {
+	gates := features.V1_37()
+	for _, f := range loadFixtures(t) {
+		t.Run(f.Scenario, func(t *testing.T) {
+			removed := f.removedAt()
+			// prev is the last status before the current one that
+			// differs from it (the status the kubelet held when it
+			// generated the current one); since is the last poll that did
+			// not yet see the current status: the current one was
+			// generated after it.
+			var prev, last *v1.PodStatus
+			var since, lastUntil time.Time
+			compared := 0
+			for i, o := range f.Observations {
+				if o.Status == nil {
+					last = nil
+					lastUntil = o.Until
+					continue
+				}
+				cur := o.Status
+				if last == nil || diffJSON(*last, *cur) != "" {
+					prev, since = last, lastUntil
+				}
+				last, lastUntil = cur, o.Until
+				settled := o.Until.Sub(o.Time) >= settle
+				before := removed.IsZero() || o.Until.Before(removed)
+				if settled && before && len(o.Runtime.Sandboxes) > 0 {
+					pod := f.podAt(o).DeepCopy()
+					opts := podstatus.Options{
+						Features:      gates,
+						Now:           o.Time,
+						Probes:        statusProbes(f, cur),
+						RuntimeType:   "containerd",
+						HostIPs:       hostIPs(cur),
+						StartFailures: reasonCache(f, since),
+					}
+					if prev != nil {
+						pod.Status = *prev.DeepCopy()
+						opts.Cached = prev.DeepCopy()
+					}
+					got := podstatus.Compute(pod, o.Runtime, opts)
+					if d := diffJSON(normStatus(*cur), normStatus(got.Status)); d != "" {
+						t.Errorf("step %d (%s, settled %s): status (-kubelet +podstatus):\n%s",
+							i, o.Time.Format("15:04:05.000"), o.Until.Sub(o.Time).Round(time.Millisecond), d)
+					}
+					compared++
+				}
+			}
+			t.Logf("%d settled statuses compared", compared)
+			if compared == 0 {
+				t.Errorf("no settled status to compare")
+			}
+		})
+	}
+}
+
+func hostIPs(s *v1.PodStatus) []string {
+	var out []string
+	for _, ip := range s.HostIPs {
+		out = append(out, ip.IP)
+	}
+	return out
+}
+
+// diffJSON compares two values as the API serialises them (so that a nil and
+// an empty list, or two time zones, do not differ) and, when they differ,
+// returns the differing lines of their indented JSON as "-want +got".
+// (The library module does not require go-cmp.)
+func diffJSON(want, got any) string {
+	wb, _ := json.MarshalIndent(want, "", "  ")
+	gb, _ := json.MarshalIndent(got, "", "  ")
+	if string(wb) == string(gb) {
+		return ""
+	}
+	wl, gl := strings.Split(string(wb), "\n"), strings.Split(string(gb), "\n")
+	var b strings.Builder
+	i, j := 0, 0
+	for i < len(wl) || j < len(gl) {
+		switch {
+		case i < len(wl) && j < len(gl) && wl[i] == gl[j]:
+			i++
+			j++
+		default:
+			// resynchronise on the next common line
+			ni, nj := -1, -1
+			for di := 0; ni < 0 && i+di <= len(wl); di++ {
+				for dj := 0; j+dj <= len(gl); dj++ {
+					if i+di < len(wl) && j+dj < len(gl) && wl[i+di] == gl[j+dj] {
+						ni, nj = i+di, j+dj
+						break
+					}
+				}
+			}
+			if ni < 0 {
+				ni, nj = len(wl), len(gl)
+			}
+			for ; i < ni; i++ {
+				b.WriteString("- " + wl[i] + "\n")
+			}
+			for ; j < nj; j++ {
+				b.WriteString("+ " + gl[j] + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// syncErr matches the kubelet's log line for a SyncPod that failed to start a
+// container (pod_workers.go), such as
+//
+//	E1129 11:03:32.978947 16864 pod_workers.go:1338] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"app\" with CrashLoopBackOff: \"back-off 10s restarting failed container=app pod=...\"" ...
+var syncErr = regexp.MustCompile(`^E\d{4} (\d\d:\d\d:\d\d\.\d+) .*"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"([^\\]+)\\" with (\w+): \\"(.*?)\\""`)
+
+// reasonCache returns the kubelet's reason cache at t, an input of the
+// status (apistatus.StartFailure) the runtime view does not hold. It is read
+// from the kubelet's log of its SyncPod results, not from the status: an
+// entry is the last start failure logged for a container before t, unless
+// a CreateContainer call for it succeeded after that failure (a successful
+// start removes the entry). TestReplayStatus passes as t the last poll that
+// did not see the status under test: the kubelet generates a status at the
+// start of a sync and logs that sync's failure after it, so a failure logged
+// after that poll may postdate the status.
+func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
+	type entry struct {
+		at time.Time
+		sf apistatus.StartFailure
+	}
+	last := map[string]entry{}
+	day := t.UTC().Format("2006-01-02")
+	for _, l := range f.KubeletLog {
+		m := syncErr.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		at, err := time.Parse("2006-01-02 15:04:05.999999", day+" "+m[1])
+		if err != nil || !at.Before(t) {
+			continue
+		}
+		last[m[2]] = entry{at, apistatus.StartFailure{Reason: m[3], Message: m[4]}}
+	}
+	out := map[string]apistatus.StartFailure{}
+	for name, e := range last {
+		cleared := false
+		for _, c := range f.CRICalls {
+			if c.Method == "CreateContainer" && c.Name == name && c.Error == "" && c.Time.After(e.at) && c.Time.Before(t) {
+				cleared = true
+			}
+		}
+		if !cleared {
+			out[name] = e.sf
+		}
+	}
+	return out
+}
