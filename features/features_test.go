@@ -1,0 +1,66 @@
+package features
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWithEnabledAndString(t *testing.T) {
+	def := V1_37()
+	if def.String() != "v1.37.2 defaults" || len(def.Diff()) != 0 {
+		t.Fatalf("defaults render as %q, diff %v", def, def.Diff())
+	}
+	for _, g := range Gates() {
+		f, err := def.With(g, !def.Enabled(g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Enabled(g) == def.Enabled(g) {
+			t.Errorf("With(%s) did not flip it", g)
+		}
+		if d := f.Diff(); len(d) != 1 || !strings.HasPrefix(d[0], string(g)+"=") {
+			t.Errorf("flipping %s: diff %v", g, d)
+		}
+		if f.String() == def.String() {
+			t.Errorf("flipping %s: String unchanged", g)
+		}
+		if m := f.Map(); m[string(g)] != f.Enabled(g) || len(m) != len(Gates()) {
+			t.Errorf("Map after flipping %s: %v", g, m)
+		}
+	}
+	if _, err := def.With("NoSuchGate", true); err == nil {
+		t.Error("unknown gate accepted")
+	}
+	if def.Enabled("NoSuchGate") {
+		t.Error("unknown gate reads as on")
+	}
+}
+
+// The defaults this package states, gate by gate, as kube_features.go of
+// v1.37.2 sets them. (The differential suite also checks every gate of
+// V1_37 against the real kubelet's registry on each run.)
+func TestV1_37Defaults(t *testing.T) {
+	on := []Gate{ContainerRestartRules, RestartAllContainersOnContainerExits, KubeletCrashLoopBackOffMax,
+		InPlacePodVerticalScaling, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScalingInitContainers,
+		PodLevelResources, PodReadyToStartContainersCondition, PodObservedGenerationTracking}
+	off := []Gate{ReduceDefaultCrashLoopBackOffDecay, InPlacePodVerticalScalingMemoryBackedVolumes, ChangeContainerStatusOnKubeletRestart}
+	if len(on)+len(off) != len(Gates()) {
+		t.Fatalf("%d gates listed here, %d in Gates()", len(on)+len(off), len(Gates()))
+	}
+	f := V1_37()
+	for _, g := range on {
+		if !f.Enabled(g) {
+			t.Errorf("%s should default on", g)
+		}
+	}
+	for _, g := range off {
+		if f.Enabled(g) {
+			t.Errorf("%s should default off", g)
+		}
+	}
+	for _, g := range Gates() {
+		if Locked(g) && !f.Enabled(g) {
+			t.Errorf("locked gate %s must be on", g)
+		}
+	}
+}
