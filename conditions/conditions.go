@@ -184,7 +184,7 @@ func ContainersReady(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerSta
 		}
 	}
 	for i := range pod.Spec.InitContainers {
-		if isSidecar(&pod.Spec.InitContainers[i]) {
+		if restart.IsSidecar(&pod.Spec.InitContainers[i]) {
 			check(&pod.Spec.InitContainers[i])
 		}
 	}
@@ -296,7 +296,7 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 			continue
 		}
 		var done bool
-		if isSidecar(c) {
+		if restart.IsSidecar(c) {
 			done = cs.Started != nil && *cs.Started
 		} else {
 			done = cs.Ready
@@ -431,10 +431,6 @@ func observedGeneration(prev *v1.PodStatus, gen int64, t v1.PodConditionType, f 
 		}
 	}
 	return 0
-}
-
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }
 
 func lookup(statuses []v1.ContainerStatus, name string) *v1.ContainerStatus {

@@ -126,7 +126,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	// Regular init containers.
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
-		if isSidecar(c) {
+		if restart.IsSidecar(c) {
 			continue
 		}
 		cs, ok := lookup(info, c.Name)
@@ -166,7 +166,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	// Sidecars.
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
-		if !isSidecar(c) {
+		if !restart.IsSidecar(c) {
 			continue
 		}
 		cs, ok := lookup(info, c.Name)
@@ -311,10 +311,6 @@ func IsStaticPod(pod *v1.Pod) bool {
 	}
 	src, ok := pod.Annotations[AnnotationConfigSource]
 	return ok && src != "api"
-}
-
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }
 
 func lookup(info []v1.ContainerStatus, name string) (*v1.ContainerStatus, bool) {

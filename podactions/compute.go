@@ -50,10 +50,6 @@ func state(c *runtimestate.Container) runtimestate.State {
 	return runtimestate.Unknown
 }
 
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
-}
-
 // probe returns the result of kind liveness (or startup) for instance id
 // and whether there is one.
 func (c *computer) probe(id string, liveness bool) (ProbeResult, bool) {

@@ -31,7 +31,7 @@ func (c *computer) initContainerActions() bool {
 	start := func(i int) { a.InitContainersToStart = appendRef(a.InitContainersToStart, n, Ref{i, inits[i].Name}) }
 	for i := n - 1; i >= 0; i-- {
 		ctr := &inits[i]
-		sidecar := isSidecar(ctr)
+		sidecar := restart.IsSidecar(ctr)
 		cs := c.st.NewestActive(ctr.Name)
 		if cs == nil {
 			// Its instance is gone: a sidecar past it must run again.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -54,7 +55,7 @@ func podProblems(pod *v1.Pod, o PodOptions) []string {
 	// Counts.
 	nInit, nSide := 0, 0
 	for i := range spec.InitContainers {
-		if isSidecar(&spec.InitContainers[i]) {
+		if restart.IsSidecar(&spec.InitContainers[i]) {
 			nSide++
 		} else {
 			nInit++
@@ -211,7 +212,7 @@ func podProblems(pod *v1.Pod, o PodOptions) []string {
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
 		common(c)
-		sidecar := isSidecar(c)
+		sidecar := restart.IsSidecar(c)
 		if c.RestartPolicy != nil && !sidecar {
 			switch *c.RestartPolicy {
 			case v1.ContainerRestartPolicyOnFailure, v1.ContainerRestartPolicyNever:
@@ -318,7 +319,7 @@ func podResourceProblems(spec *v1.PodSpec, bad func(string, ...any)) {
 		var sidecars, regular, aggregate resource.Quantity
 		for _, c := range spec.InitContainers {
 			q := c.Resources.Requests[r]
-			if isSidecar(&c) {
+			if restart.IsSidecar(&c) {
 				sidecars.Add(q)
 				continue
 			}
@@ -362,7 +363,7 @@ func podResourceProblems(spec *v1.PodSpec, bad func(string, ...any)) {
 func specContainer(pod *v1.Pod, name string) (*v1.Container, kind) {
 	for i := range pod.Spec.InitContainers {
 		if c := &pod.Spec.InitContainers[i]; c.Name == name {
-			if isSidecar(c) {
+			if restart.IsSidecar(c) {
 				return c, kindSidecar
 			}
 			return c, kindInit

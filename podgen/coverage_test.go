@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -50,7 +51,7 @@ func anyContainer(pod *v1.Pod, fn func(c *v1.Container, k kind) bool) bool {
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		k := kindInit
-		if isSidecar(c) {
+		if restart.IsSidecar(c) {
 			k = kindSidecar
 		}
 		if fn(c, k) {
@@ -153,16 +154,16 @@ var shapes = []shape{
 	{"no init containers", func(c Case) bool { return len(c.Pod.Spec.InitContainers) == 0 }},
 	{"sidecar before a regular init container", func(c Case) bool {
 		ics := c.Pod.Spec.InitContainers
-		return len(ics) > 1 && isSidecar(&ics[0]) && slices.ContainsFunc(ics, func(c v1.Container) bool { return !isSidecar(&c) })
+		return len(ics) > 1 && restart.IsSidecar(&ics[0]) && slices.ContainsFunc(ics, func(c v1.Container) bool { return !restart.IsSidecar(&c) })
 	}},
 	{"regular init container before a sidecar", func(c Case) bool {
 		ics := c.Pod.Spec.InitContainers
-		return len(ics) > 1 && !isSidecar(&ics[0]) && slices.ContainsFunc(ics, func(c v1.Container) bool { return isSidecar(&c) })
+		return len(ics) > 1 && !restart.IsSidecar(&ics[0]) && slices.ContainsFunc(ics, func(c v1.Container) bool { return restart.IsSidecar(&c) })
 	}},
 	{"three sidecars", func(c Case) bool {
 		n := 0
 		for i := range c.Pod.Spec.InitContainers {
-			if isSidecar(&c.Pod.Spec.InitContainers[i]) {
+			if restart.IsSidecar(&c.Pod.Spec.InitContainers[i]) {
 				n++
 			}
 		}

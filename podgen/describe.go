@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -82,7 +83,7 @@ func writePod(b *strings.Builder, pod *v1.Pod) {
 	b.WriteString("\n")
 	for i := range s.InitContainers {
 		k := kindInit
-		if isSidecar(&s.InitContainers[i]) {
+		if restart.IsSidecar(&s.InitContainers[i]) {
 			k = kindSidecar
 		}
 		writeContainer(b, &s.InitContainers[i], k)

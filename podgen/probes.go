@@ -5,6 +5,7 @@ import (
 	"pgregory.net/rapid"
 
 	proberesult "github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -52,7 +53,7 @@ func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[str
 			probed[pod.Spec.Containers[i].Name] = &pod.Spec.Containers[i]
 		}
 		for i := range pod.Spec.InitContainers {
-			if c := &pod.Spec.InitContainers[i]; isSidecar(c) {
+			if c := &pod.Spec.InitContainers[i]; restart.IsSidecar(c) {
 				probed[c.Name] = c
 			}
 		}
@@ -96,10 +97,6 @@ func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[str
 		}
 		return out
 	})
-}
-
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }
 
 func drawProbeResult(t *rapid.T, l string) ProbeResult {

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -91,7 +92,7 @@ func specEntries(pod *v1.Pod) []specEntry {
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		k := kindInit
-		if isSidecar(c) {
+		if restart.IsSidecar(c) {
 			k = kindSidecar
 		}
 		out = append(out, specEntry{k, c})

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
 // kubeletRestartGrace is how long before the probe manager's start a
@@ -53,7 +55,7 @@ func (p *prober) worker(name string, kind func(ProbeWorkers) bool) bool {
 		}
 	}
 	for i := range p.pod.Spec.InitContainers {
-		if c := &p.pod.Spec.InitContainers[i]; c.Name == name && isSidecar(c) {
+		if c := &p.pod.Spec.InitContainers[i]; c.Name == name && restart.IsSidecar(c) {
 			return kind(specWorkers(c))
 		}
 	}
@@ -166,7 +168,7 @@ func (p *prober) updatePodStatus(s *v1.PodStatus) {
 			continue
 		}
 		c := &inits[i]
-		if !isSidecar(c) {
+		if !restart.IsSidecar(c) {
 			if cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0 {
 				cs.Ready = true
 			}
@@ -177,8 +179,4 @@ func (p *prober) updatePodStatus(s *v1.PodStatus) {
 		}
 		cs.Ready = p.ready(cs, c)
 	}
-}
-
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }

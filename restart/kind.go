@@ -53,7 +53,7 @@ func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool)
 	for i := range spec.InitContainers {
 		if spec.InitContainers[i].Name == name {
 			c := &spec.InitContainers[i]
-			if isSidecar(c) {
+			if IsSidecar(c) {
 				return Sidecar, c, true
 			}
 			return Init, c, true
@@ -72,8 +72,10 @@ func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool)
 	return 0, nil, false
 }
 
-// isSidecar mirrors IsRestartableInitContainer (pkg/api/v1/pod/util.go).
-func isSidecar(c *v1.Container) bool {
+// IsSidecar reports whether c is a native sidecar: restartPolicy Always.
+// It mirrors IsRestartableInitContainer (pkg/api/v1/pod/util.go), which
+// does not check that c is an init container either. A nil c gives false.
+func IsSidecar(c *v1.Container) bool {
 	return c != nil && c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }
 

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
 // Ordering is who waits for whom when the kubelet kills a pod with native
@@ -72,7 +73,7 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
 		ic := &pod.Spec.InitContainers[i]
 		add(ic.Name)
-		if !isSidecar(ic) {
+		if !restart.IsSidecar(ic) {
 			continue
 		}
 		o.WaitsFor[ic.Name] = append(o.WaitsFor[ic.Name], regular...)
@@ -141,13 +142,9 @@ func HasSidecars(pod *v1.Pod) bool {
 		return false
 	}
 	for i := range pod.Spec.InitContainers {
-		if isSidecar(&pod.Spec.InitContainers[i]) {
+		if restart.IsSidecar(&pod.Spec.InitContainers[i]) {
 			return true
 		}
 	}
 	return false
-}
-
-func isSidecar(c *v1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
 }

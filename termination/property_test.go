@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -109,7 +110,7 @@ func isRegular(pod *v1.Pod, name string) bool {
 func isSidecarName(pod *v1.Pod, name string) bool {
 	for i := range pod.Spec.InitContainers {
 		if pod.Spec.InitContainers[i].Name == name {
-			return isSidecar(&pod.Spec.InitContainers[i])
+			return restart.IsSidecar(&pod.Spec.InitContainers[i])
 		}
 	}
 	return false
