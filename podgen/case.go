@@ -27,6 +27,14 @@ type CaseOptions struct {
 	Gates *features.Set
 }
 
+// drawGates returns o.Gates when set, else a gate set drawn from Features.
+func (o CaseOptions) drawGates(t *rapid.T) features.Set {
+	if o.Gates != nil {
+		return *o.Gates
+	}
+	return Features(o.Features).Draw(t, "features")
+}
+
 // Cases returns a generator of Case values: a pod from Pod, a state of that
 // pod from RuntimeState, probe results of that state from ProbeResults,
 // and a gate set from Features (or CaseOptions.Gates). The pod does not
@@ -36,11 +44,7 @@ type CaseOptions struct {
 func Cases(opts CaseOptions) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		var c Case
-		if opts.Gates != nil {
-			c.Features = *opts.Gates
-		} else {
-			c.Features = Features(opts.Features).Draw(t, "features")
-		}
+		c.Features = opts.drawGates(t)
 		c.Pod = Pod(opts.Pod).Draw(t, "pod")
 		c.State = RuntimeState(c.Pod, opts.State).Draw(t, "state")
 		c.Probes = ProbeResults(c.Pod, c.State).Draw(t, "probes")

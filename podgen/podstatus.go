@@ -34,14 +34,8 @@ type StatusCase struct {
 	Features      features.Set
 }
 
-// StatusCaseOptions shape StatusCases.
-type StatusCaseOptions struct {
-	Pod      PodOptions
-	State    StateOptions
-	Features FeatureOptions
-	// Gates, when not nil, is the gate set of every case.
-	Gates *features.Set
-}
+// StatusCaseOptions shape StatusCases; they are the options of Cases.
+type StatusCaseOptions = CaseOptions
 
 // StatusCases returns a generator of StatusCase values: gates, a pod from
 // Pod whose containers mount its volumes now and then (read-only, with
@@ -54,11 +48,7 @@ type StatusCaseOptions struct {
 func StatusCases(opts StatusCaseOptions) *rapid.Generator[StatusCase] {
 	return rapid.Custom(func(t *rapid.T) StatusCase {
 		var c StatusCase
-		if opts.Gates != nil {
-			c.Features = *opts.Gates
-		} else {
-			c.Features = Features(opts.Features).Draw(t, "features")
-		}
+		c.Features = opts.drawGates(t)
 		c.Pod = Pod(opts.Pod).Draw(t, "pod")
 		psMountVolumes(t, c.Pod)
 		psTinyCPU(t, c.Pod)
