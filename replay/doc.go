@@ -13,9 +13,14 @@
 //
 //   - podstatus.Compute, from the observed spec and runtime state, reproduces
 //     the observed status (phase, conditions, container statuses), up to the
-//     normalisations listed in status_test.go;
-//   - podactions.Compute on step N predicts the first container or sandbox
-//     the kubelet created after it;
+//     normalisations listed in status_test.go; probe results (ready,
+//     started) come from the kubelet's log of its probe results, never from
+//     the status compared (probes_test.go);
+//   - every CRI call the kubelet made for the pod before its removal
+//     (RunPodSandbox with its attempt, StopContainer with its timeout,
+//     StopPodSandbox, CreateContainer, reset removals) is, sync by sync,
+//     exactly what podactions.Compute decided on the state at that call,
+//     with the kill messages the kubelet logged (actions_test.go);
 //   - crash-loop restarts happened when restart.BackOffConfig.Decide allows
 //     them, no later than the kubelet's requeue granularity;
 //   - termination.Plan gives the StopContainer timeouts and order the kubelet

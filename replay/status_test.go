@@ -13,7 +13,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 )
 
 // settle is how long an observation (status and runtime view together) must
@@ -23,34 +22,14 @@ import (
 // one.
 const settle = 1500 * time.Millisecond
 
-// statusProbes derives the readiness and startup results the kubelet held
-// from the observed status: for containers with a readiness probe, ready;
-// with a startup probe, started. These are inputs (the prober is not
-// modelled); containers without probes get no result, so their ready and
-// started are computed.
-func statusProbes(f *fixture, s *v1.PodStatus) map[string]podstatus.Probes {
+// statusProbes returns the readiness and startup results the kubelet held at
+// t, from its log (probeTimeline), never from the status under test.
+func statusProbes(evs []probeEvent, t time.Time) map[string]podstatus.Probes {
 	out := map[string]podstatus.Probes{}
-	all := append(append([]v1.ContainerStatus{}, s.InitContainerStatuses...), s.ContainerStatuses...)
-	for _, cs := range all {
-		spec := f.containerSpec(cs.Name)
-		if spec == nil || cs.ContainerID == "" {
-			continue
-		}
-		var p podstatus.Probes
-		if spec.ReadinessProbe != nil {
-			p.Readiness = probe.Failure
-			if cs.Ready {
-				p.Readiness = probe.Success
-			}
-		}
-		if spec.StartupProbe != nil {
-			p.Startup = probe.Failure
-			if cs.Started != nil && *cs.Started {
-				p.Startup = probe.Success
-			}
-		}
+	for id, res := range probesAt(evs, t) {
+		p := podstatus.Probes{Readiness: res["readiness"], Startup: res["startup"]}
 		if p != (podstatus.Probes{}) {
-			out[trimID(cs.ContainerID)] = p
+			out[id] = p
 		}
 	}
 	return out
@@ -92,6 +71,10 @@ func TestReplayStatus(t *testing.T) {
 	gates := features.V1_37()
 	for _, f := range loadFixtures(t) {
 		t.Run(f.Scenario, func(t *testing.T) {
+			evs, err := f.probeTimeline()
+			if err != nil {
+				t.Fatalf("probe results: %v", err)
+			}
 			removed := f.removedAt()
 			// prev is the last status before the current one that
 			// differs from it (the status the kubelet held when it
@@ -100,7 +83,7 @@ func TestReplayStatus(t *testing.T) {
 			// generated after it.
 			var prev, last *v1.PodStatus
 			var since, lastUntil time.Time
-			compared := 0
+			compared, ctrs, probed := 0, 0, 0
 			for i, o := range f.Observations {
 				if o.Status == nil {
 					last = nil
@@ -119,7 +102,7 @@ func TestReplayStatus(t *testing.T) {
 					opts := podstatus.Options{
 						Features:      gates,
 						Now:           o.Time,
-						Probes:        statusProbes(f, cur),
+						Probes:        statusProbes(evs, o.Time),
 						RuntimeType:   "containerd",
 						HostIPs:       hostIPs(cur),
 						StartFailures: reasonCache(f, since),
@@ -134,9 +117,15 @@ func TestReplayStatus(t *testing.T) {
 							i, o.Time.Format("15:04:05.000"), o.Until.Sub(o.Time).Round(time.Millisecond), d)
 					}
 					compared++
+					for _, cs := range append(append([]v1.ContainerStatus{}, cur.InitContainerStatuses...), cur.ContainerStatuses...) {
+						ctrs++
+						if spec := f.containerSpec(cs.Name); spec != nil && (spec.ReadinessProbe != nil || spec.StartupProbe != nil) && cs.State.Running != nil {
+							probed++
+						}
+					}
 				}
 			}
-			t.Logf("%d settled statuses compared", compared)
+			t.Logf("%d settled statuses compared (%d container statuses, of which %d running with a readiness or startup probe: ready/started from the log's probe results)", compared, ctrs, probed)
 			if compared == 0 {
 				t.Errorf("no settled status to compare")
 			}
