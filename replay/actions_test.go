@@ -308,6 +308,15 @@ func (r *replayer) sync() {
 			bad("RunPodSandbox attempt %d, podactions decided attempt %d", c.Attempt, acts.Attempt)
 		}
 		r.cov.sandboxes++
+		// SyncPod starts its containers in the sandbox it created: when
+		// this sync started none and the very next call creates one in
+		// it, that start was this sync's and podactions did not decide it.
+		before := r.cov.starts
+		defer func() {
+			if k := r.peek(j, false); k >= 0 && r.cov.starts == before && r.calls[k].Method == "CreateContainer" && r.calls[k].Sandbox == c.Response {
+				bad("%s in the sandbox this sync created, not decided by it", callString(r.calls[k]))
+			}
+		}()
 	}
 	var starts []string
 	for _, l := range [][]podactions.Ref{acts.EphemeralContainersToStart, acts.InitContainersToStart, acts.ContainersToStart} {
