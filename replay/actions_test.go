@@ -52,7 +52,10 @@ import (
 // is computed again on the state at that call; a decision that merged two
 // syncs into one (app started together with the sidecar) is caught where a
 // poll or a back-off separates them (startorder, appkilled, restartall),
-// not where the calls are contiguous.
+// not where the calls are contiguous. One exception is known from the
+// kubelet: a sync that creates a sandbox starts its containers in it, so
+// when it started none and the next call creates one there, that call was
+// its own and undecided.
 //
 // Not compared: RemoveContainer calls outside a reset (the container
 // deletor, garbage collection and pruning of init containers remove exited
