@@ -12,19 +12,21 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
-// sidecarPod is a pod deleted with a 20 s grace period: an app with a
-// preStop hook and a native sidecar with one.
+// sidecarPod is a pod deleted with a 20 s grace period: an app whose
+// preStop hook sleeps 4 s and a native sidecar whose hook sleeps 10 s.
 func sidecarPod() (*v1.Pod, *runtimestate.Pod) {
 	grace := int64(20)
 	always := v1.ContainerRestartPolicyAlways
-	hook := &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Sleep: &v1.SleepAction{Seconds: 1}}}
+	sleep := func(s int64) *v1.Lifecycle {
+		return &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Sleep: &v1.SleepAction{Seconds: s}}}
+	}
 	now := metav1.NewTime(time.Date(2026, 11, 29, 15, 43, 2, 0, time.UTC))
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "u1", DeletionTimestamp: &now, DeletionGracePeriodSeconds: &grace},
 		Spec: v1.PodSpec{
 			TerminationGracePeriodSeconds: &grace,
-			InitContainers:                []v1.Container{{Name: "sidecar", RestartPolicy: &always, Lifecycle: hook}},
-			Containers:                    []v1.Container{{Name: "app", Lifecycle: hook}},
+			InitContainers:                []v1.Container{{Name: "sidecar", RestartPolicy: &always, Lifecycle: sleep(10)}},
+			Containers:                    []v1.Container{{Name: "app", Lifecycle: sleep(4)}},
 		},
 	}
 	st := &runtimestate.Pod{
@@ -38,8 +40,9 @@ func sidecarPod() (*v1.Pod, *runtimestate.Pod) {
 	return pod, st
 }
 
-// Grace 20 s, the app's preStop takes 4 s, the sidecar's 10 s, and neither
-// process exits on SIGTERM: who gets SIGKILL when?
+// Grace 20 s, the app's preStop sleeps 4 s, the sidecar's 10 s (Plan reads
+// sleep hooks from the spec), and neither process exits on SIGTERM: who
+// gets SIGKILL when?
 func ExamplePlan() {
 	pod, st := sidecarPod()
 	f := features.V1_37()
@@ -48,7 +51,6 @@ func ExamplePlan() {
 	tl := termination.Plan(pod, st, termination.Options{
 		Features:            f,
 		GracePeriodOverride: &grace,
-		PreStop:             map[string]time.Duration{"app": 4 * time.Second, "sidecar": 10 * time.Second},
 	})
 	fmt.Print(tl)
 	// Output:
@@ -67,7 +69,6 @@ func ExamplePlan_appExits() {
 	tl := termination.Plan(pod, st, termination.Options{
 		Features:            f,
 		GracePeriodOverride: &grace,
-		PreStop:             map[string]time.Duration{"app": 4 * time.Second, "sidecar": 10 * time.Second},
 		ExitAfter:           map[string]time.Duration{"app": time.Second, "sidecar": 500 * time.Millisecond},
 	})
 	fmt.Print(tl)

@@ -26,13 +26,20 @@ type Options struct {
 	// reason Unknown).
 	GracePeriodOverride *int64
 	// PreStop is, per container name, how long its preStop hook runs.
-	// Containers without a preStop hook in the spec ignore it; a hook not
-	// listed returns at once.
+	// Containers without a preStop hook in the spec ignore it. A hook not
+	// listed runs for as long as the kubelet makes it: a sleep hook for its
+	// Seconds (the kubelet itself sleeps), any other hook returns at once.
+	// List a sleep hook only to model it ending early (the kubelet cancels
+	// it when the kill is cancelled).
 	PreStop map[string]time.Duration
 	// ExitAfter is, per container name, how long its process takes to exit
 	// after the stop signal. A container not listed ignores the signal and
 	// is killed when the StopContainer timeout runs out.
 	ExitAfter map[string]time.Duration
+	// StopFails lists, per container name, the containers whose
+	// StopContainer call returns an error (other than NotFound) at once:
+	// the kill is reported failed and nothing waiting for it is released.
+	StopFails map[string]bool
 }
 
 // Timeline is what the kubelet does when it kills a pod
@@ -74,12 +81,17 @@ type ContainerStop struct {
 	// running when the timeout ran out (SIGKILL at Exit).
 	Exit   time.Duration
 	Killed bool
+	// StopFailed is true when StopContainer returned an error
+	// (Options.StopFails): the kill is reported failed, Exit is when the
+	// call returned (StopCall), the process keeps running and nothing
+	// waiting for it is released.
+	StopFailed bool
 }
 
 // Deadline returns when the instance is killed at the latest: the
 // StopContainer call plus its timeout. Zero for a kill that failed.
 func (c ContainerStop) Deadline() time.Duration {
-	if c.Error != "" {
+	if c.Error != "" || c.StopFailed {
 		return 0
 	}
 	return c.StopCall + time.Duration(c.Stop.Timeout)*time.Second
@@ -185,7 +197,7 @@ func (p *planner) signal(i int) time.Duration {
 				continue
 			}
 			s := p.kill(k)
-			if s.Error != "" {
+			if s.Error != "" || s.StopFailed {
 				continue
 			}
 			if at == never || s.Exit < at {
@@ -214,7 +226,10 @@ func (p *planner) kill(k int) ContainerStop {
 	}
 	grace := ContainerGracePeriod(p.pod, spec, ReasonUnknown, p.opts.Features)
 	hasPreStop := spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil
-	preStop := p.opts.PreStop[inst.Name]
+	preStop, listed := p.opts.PreStop[inst.Name]
+	if hasPreStop && !listed && spec.Lifecycle.PreStop.Sleep != nil {
+		preStop = time.Duration(spec.Lifecycle.PreStop.Sleep.Seconds) * time.Second
+	}
 
 	// The preStop hook does not depend on the ordering: compute it first
 	// to know when the wait starts.
@@ -246,7 +261,10 @@ func (p *planner) kill(k int) ContainerStop {
 	}
 	cs.StopCall = cs.WaitEnd
 	timeout := time.Duration(cs.Stop.Timeout) * time.Second
-	if exit, ok := p.opts.ExitAfter[inst.Name]; ok && max(exit, 0) < timeout {
+	if p.opts.StopFails[inst.Name] {
+		cs.StopFailed = true
+		cs.Exit = cs.StopCall
+	} else if exit, ok := p.opts.ExitAfter[inst.Name]; ok && max(exit, 0) < timeout {
 		cs.Exit = cs.StopCall + max(exit, 0)
 	} else {
 		cs.Exit = cs.StopCall + timeout
@@ -289,7 +307,9 @@ func (t Timeline) String() string {
 			fmt.Fprintf(&b, " (-%ds)", c.Stop.WaitDeducted)
 		}
 		fmt.Fprintf(&b, "; StopContainer at %s timeout %ds; ", fmtDur(c.StopCall), c.Stop.Timeout)
-		if c.Killed {
+		if c.StopFailed {
+			b.WriteString("the call fails, the process keeps running\n")
+		} else if c.Killed {
 			fmt.Fprintf(&b, "SIGKILL at %s\n", fmtDur(c.Exit))
 		} else {
 			fmt.Fprintf(&b, "exits at %s\n", fmtDur(c.Exit))

@@ -76,85 +76,114 @@ func KLTerminationWaitForTurn(pod *v1.Pod, running []string, name string, grace 
 	return o.waitForTurn(name, grace)
 }
 
-// KLTermStop is one StopContainer call seen by the runtime.
+// KLTermStop is one StopContainer call seen by the runtime, in the order
+// the calls were made.
 type KLTermStop struct {
 	ID      string
 	At      time.Duration // since the kill started
 	Timeout int64
 	Exit    time.Duration // when the call returned
+	Failed  bool          // the call returned an error
+}
+
+// KLTermSandboxStop is one StopPodSandbox call.
+type KLTermSandboxStop struct {
+	ID string
+	At time.Duration
 }
 
 // KLTermKill is what the runtime saw during killPodWithSyncResult.
 type KLTermKill struct {
-	Stops       []KLTermStop
-	SandboxStop []time.Duration // one per StopPodSandbox call
-	Errors      []string        // failed kill results
+	Stops        []KLTermStop
+	SandboxStops []KLTermSandboxStop
+	Execs        map[string]time.Duration // ExecSync (exec hook) start, by container ID
+	Errors       []string                 // failed sync results
+	Returned     time.Duration            // when killPodWithSyncResult returned
+}
+
+// KLTermKillInput is one kill: the pod, the runtime's view of it (turned
+// into the running pod by the kubelet's own ConvertPodStatusToRunningPod),
+// the override, and how the fake runtime behaves, by container ID.
+type KLTermKillInput struct {
+	Pod      *v1.Pod
+	Status   *kubecontainer.PodStatus
+	Override *int64
+	// ExecFor is how long an exec hook (ExecSync) runs in each container;
+	// absent: it returns at once. Sleep hooks are run by the kubelet's own
+	// handler runner.
+	ExecFor map[string]time.Duration
+	// ExitAfter is how long after StopContainer each process exits; absent
+	// (or longer than the timeout): at the timeout.
+	ExitAfter map[string]time.Duration
+	// StopFails: StopContainer returns an error at once.
+	StopFails map[string]bool
 }
 
 type klTermRuntime struct {
 	*apitest.FakeRuntimeService
-	start     time.Time
-	exitAfter map[string]time.Duration // by container ID
-	mu        sync.Mutex
-	out       *KLTermKill
+	in    *KLTermKillInput
+	start time.Time
+	mu    sync.Mutex
+	out   *KLTermKill
+}
+
+func (r *klTermRuntime) ExecSync(ctx context.Context, id string, _ []string, _ time.Duration) ([]byte, []byte, error) {
+	r.mu.Lock()
+	r.out.Execs[id] = time.Since(r.start)
+	r.mu.Unlock()
+	select {
+	case <-time.After(r.in.ExecFor[id]):
+	case <-ctx.Done():
+	}
+	return nil, nil, nil
 }
 
 func (r *klTermRuntime) StopContainer(_ context.Context, id string, timeout int64) error {
-	at := time.Since(r.start)
-	d, ok := r.exitAfter[id]
-	limit := time.Duration(timeout) * time.Second
-	if !ok || d > limit {
-		d = limit
-	}
-	time.Sleep(d)
 	r.mu.Lock()
-	r.out.Stops = append(r.out.Stops, KLTermStop{ID: id, At: at, Timeout: timeout, Exit: time.Since(r.start)})
+	i := len(r.out.Stops)
+	r.out.Stops = append(r.out.Stops, KLTermStop{ID: id, At: time.Since(r.start), Timeout: timeout})
 	r.mu.Unlock()
-	return nil
+	var err error
+	if r.in.StopFails[id] {
+		err = fmt.Errorf("kubeletlogic fake runtime: cannot stop %s", id)
+	} else {
+		d, ok := r.in.ExitAfter[id]
+		if limit := time.Duration(timeout) * time.Second; !ok || d > limit {
+			d = limit
+		}
+		time.Sleep(d)
+	}
+	r.mu.Lock()
+	r.out.Stops[i].Exit, r.out.Stops[i].Failed = time.Since(r.start), err != nil
+	r.mu.Unlock()
+	return err
 }
 
 func (r *klTermRuntime) StopPodSandbox(_ context.Context, id string) error {
 	r.mu.Lock()
-	r.out.SandboxStop = append(r.out.SandboxStop, time.Since(r.start))
+	r.out.SandboxStops = append(r.out.SandboxStops, KLTermSandboxStop{ID: id, At: time.Since(r.start)})
 	r.mu.Unlock()
 	return nil
 }
 
-type klTermRunner struct{ preStop map[string]time.Duration }
-
-func (h klTermRunner) Run(_ context.Context, _ kubecontainer.ContainerID, _ *v1.Pod, c *v1.Container, _ *v1.LifecycleHandler) (string, error) {
-	time.Sleep(h.preStop[c.Name])
-	return "", nil
-}
-
-// KLTermContainer is one running container handed to the kill.
-type KLTermContainer struct{ ID, Name string }
-
 // KLTerminationKillPod runs killPodWithSyncResult, in real time, on a fake
-// runtime manager whose preStop hooks sleep preStop[name] and whose
-// StopContainer returns after exitAfter[id] or the timeout, whichever is
-// shorter.
-func KLTerminationKillPod(pod *v1.Pod, running []KLTermContainer, sandboxes []string, override *int64, preStop map[string]time.Duration, exitAfter map[string]time.Duration) KLTermKill {
+// runtime manager of its own (so kills may run concurrently) with the
+// package's real lifecycle handler runner: exec hooks go to the fake
+// runtime's ExecSync, sleep hooks sleep.
+func KLTerminationKillPod(in KLTermKillInput) KLTermKill {
 	mem := resource.MustParse(fakeNodeAllocatableMemory)
-	out := &KLTermKill{}
-	rt := &klTermRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), exitAfter: exitAfter, out: out}
+	out := &KLTermKill{Execs: map[string]time.Duration{}}
+	rt := &klTermRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), in: &in, out: out}
 	m, err := newFakeKubeRuntimeManager(context.Background(), rt, apitest.NewFakeImageService(),
 		&cadvisorapi.MachineInfo{MemoryCapacity: uint64(mem.Value())}, &containertest.FakeOS{},
 		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
 	if err != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", err))
 	}
-	m.runner = klTermRunner{preStop: preStop}
-	rp := kubecontainer.Pod{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-	for _, c := range running {
-		rp.Containers = append(rp.Containers, &kubecontainer.Container{
-			ID: kubecontainer.ContainerID{Type: "containerd", ID: c.ID}, Name: c.Name, State: kubecontainer.ContainerStateRunning})
-	}
-	for _, s := range sandboxes {
-		rp.Sandboxes = append(rp.Sandboxes, &kubecontainer.Container{ID: kubecontainer.ContainerID{Type: "containerd", ID: s}})
-	}
+	rp := kubecontainer.ConvertPodStatusToRunningPod(m.Type(), in.Status)
 	rt.start = time.Now()
-	res := m.killPodWithSyncResult(context.Background(), pod, rp, override)
+	res := m.killPodWithSyncResult(context.Background(), in.Pod, rp, in.Override)
+	out.Returned = time.Since(rt.start)
 	for _, r := range res.SyncResults {
 		if r.Error != nil {
 			out.Errors = append(out.Errors, fmt.Sprintf("%v %v: %s", r.Action, r.Target, r.Message))
