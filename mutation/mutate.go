@@ -21,10 +21,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -72,10 +75,33 @@ var (
 	flagNoLib    = flag.Bool("nolib", false, "skip the library tests")
 	flagCheck    = flag.Bool("check", false, "only check the list (every original occurs exactly once) and exit")
 	flagList     = flag.Bool("list", false, "print the bug list and exit")
+	flagTimeout  = flag.Duration("stagetimeout", 2*time.Hour, "safety limit for one stage of one bug (go test's own -timeout catches hung tests; the first differential run in a new -work directory compiles the kubelet, which can take most of an hour on a busy machine)")
 	flagShrink   = flag.String("shrinktime", "5s", "RAPID_SHRINKTIME for both stages (shrinking only shortens the report; it does not change the count)")
 )
 
 var start = time.Now()
+
+// stage is the process group of the stage running now; an interrupt ends
+// it too (it is not in the terminal's foreground group).
+var stage struct {
+	sync.Mutex
+	pid int
+}
+
+func handleSignals() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		stage.Lock()
+		if stage.pid != 0 {
+			syscall.Kill(-stage.pid, syscall.SIGKILL)
+		}
+		stage.Unlock()
+		fmt.Fprintf(os.Stderr, "mutation: %v: stopped (the repository was never modified; the work copy is left as it is)\n", s)
+		os.Exit(130)
+	}()
+}
 
 func logf(format string, args ...any) {
 	el := time.Since(start).Round(time.Second)
@@ -89,6 +115,7 @@ func fatalf(format string, args ...any) {
 
 func main() {
 	flag.Parse()
+	handleSignals()
 	root, err := os.Getwd()
 	if err != nil {
 		fatalf("%v", err)
@@ -541,18 +568,33 @@ func libWord(r *result) string {
 	return "FAIL " + strings.TrimPrefix(summary(r), " — ")
 }
 
+// run runs one stage in its own process group, so that a timeout ends the
+// whole stage (go test and its test binaries), not only the command.
 func run(dir string, env []string, logPath string, name string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), *flagTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Minute
 	var buf bytes.Buffer
 	cmd.Stdout = &buf
 	cmd.Stderr = &buf
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	stage.Lock()
+	stage.pid = cmd.Process.Pid
+	stage.Unlock()
+	err := cmd.Wait()
+	stage.Lock()
+	stage.pid = 0
+	stage.Unlock()
 	if ctx.Err() != nil {
-		err = fmt.Errorf("timed out after 40m")
+		err = fmt.Errorf("timed out after %s", *flagTimeout)
+		buf.WriteString("\nmutation: stage " + err.Error() + "\n")
 	}
 	os.WriteFile(logPath, buf.Bytes(), 0o644)
 	return buf.String(), err
