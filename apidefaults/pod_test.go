@@ -45,7 +45,7 @@ func TestPullPolicyFor(t *testing.T) {
 		{"busybox:latest@sha256:" + repeat("a", 65), v1.PullIfNotPresent}, // wrong length
 		{repeat("a", 64), v1.PullIfNotPresent},                            // bare identifier
 		{repeat("a", 63), v1.PullAlways},                                  // a name
-		{"example.com/" + repeat("a", 255), v1.PullIfNotPresent},          // path too long
+		{"example.com/" + repeat("a", 256), v1.PullIfNotPresent},          // path too long
 		{"example.com/" + repeat("a", 255), v1.PullAlways},
 		{"busybox:" + repeat("t", 128), v1.PullIfNotPresent},
 		{"busybox:" + repeat("t", 129), v1.PullIfNotPresent},
