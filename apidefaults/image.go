@@ -54,6 +54,9 @@ func parseReference(s string) (tag, digest string, ok bool) {
 		return "", "", false
 	}
 	domain, rest := splitDomain(s)
+	// Upper case before the tag is refused here; the grammar below would
+	// refuse it too (only the reason differs), so this check never changes
+	// the answer, and a plant that drops it goes unnoticed by design.
 	repo, _, _ := strings.Cut(rest, ":")
 	if strings.ToLower(repo) != repo {
 		return "", "", false
