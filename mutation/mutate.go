@@ -73,6 +73,7 @@ var (
 	flagBaseline = flag.Bool("baseline", true, "first run both stages on the unmodified copy and stop if either fails")
 	flagNoDiff   = flag.Bool("nodiff", false, "skip the differential suite")
 	flagNoLib    = flag.Bool("nolib", false, "skip the library tests")
+	flagDiffLast = flag.Bool("difflast", false, "run the differential suite only for bugs the library tests did not catch (much faster; the table says which were not run)")
 	flagCheck    = flag.Bool("check", false, "only check the list (every original occurs exactly once) and exit")
 	flagList     = flag.Bool("list", false, "print the bug list and exit")
 	flagTimeout  = flag.Duration("stagetimeout", 2*time.Hour, "safety limit for one stage of one bug (go test's own -timeout catches hung tests; the first differential run in a new -work directory compiles the kubelet, which can take most of an hour on a busy machine)")
@@ -543,7 +544,7 @@ func runStages(work string, env []string, r *result, logPrefix string) {
 		parseLib(out, err, r)
 		logf("  library tests done in %s: %s", time.Since(t0).Round(time.Second), libWord(r))
 	}
-	if *flagNoDiff {
+	if *flagNoDiff || (*flagDiffLast && r.libFailed()) {
 		r.diffSkipped = true
 	} else {
 		t0 := time.Now()
@@ -782,6 +783,8 @@ func renderTable(results []*result, total int, rev string) string {
 			replay = strings.Join(r.replay, "; ")
 		}
 		switch {
+		case r.diffSkipped && *flagDiffLast && r.libFailed():
+			diff = "not run (caught already)"
 		case r.diffSkipped:
 			diff = "skipped"
 		case r.diffTest != "":
