@@ -19,6 +19,7 @@ const ReasonRestartingAllContainers = "RestartingAllContainers"
 type Options struct {
 	// Features are the kubelet's gates. Compute reads
 	// ContainerRestartRules and RestartAllContainersOnContainerExits.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// PodIsTerminal is the kubelet's podIsTerminal: true when the pod
 	// worker has decided the pod will not run again (SyncTerminatingPod
@@ -117,7 +118,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	// exited with code and reason will run again.
 	restartable := func(c *v1.Container, t *v1.ContainerStateTerminated) bool {
 		r := restart.ContainerShouldRestart(c, spec, t.ExitCode, f)
-		if f.RestartAllContainersOnContainerExits {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) {
 			r = r || t.Reason == ReasonRestartingAllContainers
 		}
 		return r
@@ -140,7 +141,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Terminated != nil:
 			if cs.State.Terminated.ExitCode != 0 {
 				n.FailedInit++
-				if f.ContainerRestartRules && !restartable(c, cs.State.Terminated) {
+				if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
 					n.FailedInitNotRestartable++
 				}
 			}
@@ -206,7 +207,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			n.Running++
 		case cs.State.Terminated != nil:
 			n.Stopped++
-			if f.ContainerRestartRules && !restartable(c, cs.State.Terminated) {
+			if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
 				n.StoppedNotRestartable++
 			}
 			if cs.State.Terminated.ExitCode == 0 {
@@ -215,7 +216,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Waiting != nil:
 			if last := cs.LastTerminationState.Terminated; last != nil {
 				n.Stopped++
-				if f.ContainerRestartRules && !restartable(c, last) {
+				if f.Enabled(features.ContainerRestartRules) && !restartable(c, last) {
 					n.StoppedNotRestartable++
 				}
 			} else {
@@ -228,7 +229,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 
 	res := func(p v1.PodPhase, why string) Result { return Result{Phase: p, Why: why, Counts: n} }
 
-	if f.ContainerRestartRules {
+	if f.Enabled(features.ContainerRestartRules) {
 		if n.FailedInitNotRestartable > 0 {
 			return res(v1.PodFailed, "an init container failed and will not restart")
 		}
@@ -252,7 +253,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			}
 			return res(v1.PodFailed, "the pod is terminal and a container failed")
 		}
-		if f.ContainerRestartRules {
+		if f.Enabled(features.ContainerRestartRules) {
 			if n.Stopped != n.StoppedNotRestartable {
 				return res(v1.PodRunning, "every container stopped and one will restart")
 			}

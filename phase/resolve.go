@@ -243,7 +243,7 @@ func (k Kill) Apply(status *v1.PodStatus, pod *v1.Pod, now time.Time, f features
 // conditionObservedGeneration mirrors CalculatePodConditionObservedGeneration
 // in pkg/api/v1/pod/util.go for a non-nil status.
 func conditionObservedGeneration(s *v1.PodStatus, gen int64, t v1.PodConditionType, f features.Set) int64 {
-	if f.PodObservedGenerationTracking {
+	if f.Enabled(features.PodObservedGenerationTracking) {
 		return gen
 	}
 	for _, c := range s.Conditions {

@@ -78,7 +78,7 @@ func (c *computer) compute() {
 
 	// The pod is marked to restart all its containers: remove every
 	// instance, those that triggered it last, and decide nothing else.
-	if c.f.RestartAllContainersOnContainerExits && c.opts.RestartAllContainers {
+	if c.f.Enabled(features.RestartAllContainersOnContainerExits) && c.opts.RestartAllContainers {
 		a.ContainersToReset = c.containersToReset()
 		return
 	}
@@ -120,7 +120,7 @@ func (c *computer) compute() {
 		// container's own policy (its rules need an exit code, so they are
 		// not read); a definition change always restarts.
 		restarts := pod.Spec.RestartPolicy != v1.RestartPolicyNever
-		if c.f.ContainerRestartRules && ctr.RestartPolicy != nil {
+		if c.f.Enabled(features.ContainerRestartRules) && ctr.RestartPolicy != nil {
 			restarts = *ctr.RestartPolicy != v1.ContainerRestartPolicyNever
 		}
 		k := Kill{ID: cs.ID, Name: cs.Name, Index: idx}
@@ -174,7 +174,7 @@ func (c *computer) sandboxPath(sb SandboxCheck) {
 	for idx := range pod.Spec.Containers {
 		ctr := &pod.Spec.Containers[idx]
 		runOnce := pod.Spec.RestartPolicy == v1.RestartPolicyOnFailure
-		if c.f.ContainerRestartRules && ctr.RestartPolicy != nil {
+		if c.f.Enabled(features.ContainerRestartRules) && ctr.RestartPolicy != nil {
 			runOnce = *ctr.RestartPolicy == v1.ContainerRestartPolicyOnFailure
 		}
 		if runOnce && c.succeeded(ctr) {

@@ -105,7 +105,7 @@ func gatesWith(g features.Gate, on bool) *features.Set {
 		panic(err)
 	}
 	if g == features.ContainerRestartRules && !on {
-		f.RestartAllContainersOnContainerExits = false
+		f, _ = f.With(features.RestartAllContainersOnContainerExits, false)
 	}
 	return &f
 }

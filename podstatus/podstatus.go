@@ -54,6 +54,7 @@ type Options struct {
 	// (see apistatus, phase and conditions). The probe step reads
 	// ChangeContainerStatusOnKubeletRestart, and observedGeneration reads
 	// PodObservedGenerationTracking.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// Cached is the status the kubelet's status manager holds for the pod
 	// (the status it generated last), or nil when it holds none; then
@@ -265,7 +266,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	setHostIPs(pod, s, opts.HostIPs)
 
 	// 7. observedGeneration, as the status manager sets it.
-	if pod.Status.ObservedGeneration != 0 || f.PodObservedGenerationTracking {
+	if pod.Status.ObservedGeneration != 0 || f.Enabled(features.PodObservedGenerationTracking) {
 		s.ObservedGeneration = pod.Generation
 	}
 	return r

@@ -17,7 +17,7 @@ import (
 // and processes that ignore the stop signal.
 type Options struct {
 	// Features are the kubelet's gates. No gate of v1.37.2 changes a
-	// termination decision, so the zero value is fine.
+	// termination decision. The zero value is kubelet v1.37.2's defaults.
 	Features features.Set
 	// GracePeriodOverride is the override the kubelet's caller passes to
 	// KillPod: the pod worker's effective grace (EffectiveGracePeriod) in
