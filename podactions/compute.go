@@ -124,7 +124,7 @@ func (c *computer) compute() {
 			restarts = *ctr.RestartPolicy != v1.ContainerRestartPolicyNever
 		}
 		k := Kill{ID: cs.ID, Name: cs.Name, Index: idx}
-		if containerhash.Changed(ctr, cs.Hash) {
+		if containerhash.InstanceChanged(ctr, cs) {
 			k.Cause, k.Message = CauseDefinitionChanged, "Container "+ctr.Name+" definition changed"
 			restarts = true
 		} else if r, ok := c.probe(cs.ID, true); ok && r == Failure {

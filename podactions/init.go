@@ -77,7 +77,7 @@ func (c *computer) initContainerActions() bool {
 			} else if !previous {
 				start(i + 1)
 			}
-			if containerhash.Changed(ctr, cs.Hash) {
+			if containerhash.InstanceChanged(ctr, cs) {
 				c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseDefinitionChanged,
 					Message: "Init container " + ctr.Name + " definition changed"})
 				start(i)
