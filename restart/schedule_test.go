@@ -23,7 +23,10 @@ func starts(rs []ScheduledRestart) string {
 
 func TestSchedule(t *testing.T) {
 	def, _ := NewBackOffConfig(features.V1_37(), BackOffSettings{})
-	reduced, _ := NewBackOffConfig(func() features.Set { s, _ := features.V1_37().With(features.ReduceDefaultCrashLoopBackOffDecay, true); return s }(), BackOffSettings{})
+	reduced, _ := NewBackOffConfig(func() features.Set {
+		s, _ := features.V1_37().With(features.ReduceDefaultCrashLoopBackOffDecay, true)
+		return s
+	}(), BackOffSettings{})
 	for _, tc := range []struct {
 		name   string
 		cfg    BackOffConfig
