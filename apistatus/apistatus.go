@@ -55,9 +55,9 @@ type StartFailure struct {
 }
 
 // Options are the inputs of Compute besides the pod and the runtime state.
-// The zero value is a kubelet with every gate off, no cached status, an
-// empty reason cache and a runtime without recursive read-only mounts: set
-// Features to features.V1_37() for the v1.37.2 defaults.
+// The zero value is a kubelet v1.37.2 with its default gates, no cached
+// status, an empty reason cache and a runtime without recursive read-only
+// mounts.
 type Options struct {
 	// Features are the kubelet's feature gates. The decisions read
 	// RestartAllContainersOnContainerExits (restart counts and last

@@ -44,8 +44,8 @@ type ProbeWorkers struct {
 }
 
 // Options are the inputs of Compute besides the pod and the runtime state.
-// The zero value is a kubelet with every gate off (set Features to
-// features.V1_37() for the v1.37.2 defaults), no cached status, no probe
+// The zero value is a kubelet v1.37.2 with its default gates, no cached
+// status, no probe
 // result, the probe workers of the pod's spec, an IPv4 node whose Node
 // object the kubelet cannot read (no hostIP), and the clock at the zero
 // time.
