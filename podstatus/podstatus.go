@@ -29,12 +29,10 @@ const (
 	Unknown  = probe.Unknown
 )
 
-// Probes are the readiness and startup results the kubelet holds for one
-// container instance. Liveness results do not reach the status.
-type Probes struct {
-	Readiness ProbeResult `json:"readiness,omitempty"`
-	Startup   ProbeResult `json:"startup,omitempty"`
-}
+// Probes are the probe results the kubelet holds for one container
+// instance (probe.Results, the same type podactions takes). Compute reads
+// Readiness and Startup; liveness results do not reach the status.
+type Probes = probe.Results
 
 // ProbeWorkers says which probe workers the probe manager has for one
 // container.
