@@ -2,6 +2,7 @@ package phase
 
 import (
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -74,9 +75,37 @@ type Result struct {
 	Counts Counts
 }
 
-// String renders r on one line.
+// String renders r on one line: the phase, the branch, and the counts
+// that are not zero.
 func (r Result) String() string {
-	return fmt.Sprintf("%s (%s) %+v", r.Phase, r.Why, r.Counts)
+	if c := r.Counts.String(); c != "" {
+		return fmt.Sprintf("%s (%s; counted %s)", r.Phase, r.Why, c)
+	}
+	return fmt.Sprintf("%s (%s)", r.Phase, r.Why)
+}
+
+// String lists the counts that are not zero, in words ("1 running, 1
+// sidecar pending"); "" when all are zero. A sidecar counts as pending from
+// the Started value getPhase reads, the one carried over from the previous
+// status, so it may differ from the Started the kubelet then writes.
+func (c Counts) String() string {
+	var parts []string
+	add := func(n int, what string) {
+		if n != 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.PendingInit, "init pending")
+	add(c.FailedInit, "init failed")
+	add(c.FailedInitNotRestartable, "init failed for good")
+	add(c.PendingSidecars, "sidecar pending (not started in the previous status)")
+	add(c.Running, "running")
+	add(c.Waiting, "waiting")
+	add(c.Stopped, "stopped")
+	add(c.StoppedNotRestartable, "stopped for good")
+	add(c.Succeeded, "succeeded")
+	add(c.Unknown, "unknown")
+	return strings.Join(parts, ", ")
 }
 
 // Compute returns the phase the kubelet computes for pod from the API

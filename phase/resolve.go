@@ -55,9 +55,16 @@ type Status struct {
 	Why string
 }
 
-// String renders s on one line.
+// String renders s on one line; reason and message only when set.
 func (s Status) String() string {
-	return fmt.Sprintf("%s reason=%q message=%q (%s)", s.Phase, s.Reason, s.Message, s.Why)
+	out := string(s.Phase)
+	if s.Reason != "" {
+		out += " reason=" + s.Reason
+	}
+	if s.Message != "" {
+		out += fmt.Sprintf(" message=%q", s.Message)
+	}
+	return out + " (" + s.Why + ")"
 }
 
 // Resolve returns the phase, reason and message the kubelet writes, given

@@ -146,7 +146,14 @@ func (r Result) String() string {
 		}
 	}
 	if len(r.Status.PodIPs) > 0 || r.Status.HostIP != "" {
-		fmt.Fprintf(&b, "  podIPs=%v hostIPs=%v\n", r.Status.PodIPs, r.Status.HostIPs)
+		var pod, host []string
+		for _, ip := range r.Status.PodIPs {
+			pod = append(pod, ip.IP)
+		}
+		for _, ip := range r.Status.HostIPs {
+			host = append(host, ip.IP)
+		}
+		fmt.Fprintf(&b, "  podIPs=%s hostIPs=%s\n", strings.Join(pod, ","), strings.Join(host, ","))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -156,8 +163,14 @@ func describeState(s v1.ContainerState) string {
 	case s.Running != nil:
 		return "running"
 	case s.Terminated != nil:
-		return fmt.Sprintf("terminated(%d %s)", s.Terminated.ExitCode, s.Terminated.Reason)
+		if s.Terminated.Reason == "" {
+			return fmt.Sprintf("terminated(exit %d)", s.Terminated.ExitCode)
+		}
+		return fmt.Sprintf("terminated(exit %d, %s)", s.Terminated.ExitCode, s.Terminated.Reason)
 	case s.Waiting != nil:
+		if s.Waiting.Reason == "" {
+			return "waiting"
+		}
 		return fmt.Sprintf("waiting(%s)", s.Waiting.Reason)
 	}
 	return "no state"
