@@ -29,6 +29,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
 )
 
 // Source says where a pod was read from.
@@ -79,7 +81,7 @@ func Read(r io.Reader) ([]Item, error) {
 		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
 			continue
 		}
-		js, err := utilyaml.ToJSON(raw)
+		js, err := yamljson.ToJSON(raw)
 		if err != nil {
 			return nil, fmt.Errorf("manifest: document %d: %w", doc, err)
 		}

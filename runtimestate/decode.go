@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/util/yaml"
+	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
 )
 
 // FromJSON decodes a Pod from JSON with camelCase keys and validates it.
@@ -39,7 +39,7 @@ func DecodeJSON(data []byte) (*Pod, error) {
 // FromYAML decodes a Pod from YAML (or JSON) with camelCase keys and
 // validates it, as FromJSON does.
 func FromYAML(data []byte) (*Pod, error) {
-	js, err := yaml.ToJSON(data)
+	js, err := yamljson.ToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("runtimestate: %w", err)
 	}
