@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
 // A Job pod with a native sidecar whose app exited 0: the kubelet kills
@@ -48,8 +49,74 @@ func Example_crashLoopSchedule() {
 		}
 		fmt.Println()
 	}
-	_ = time.Second
 	// Output:
 	// v1.37.2 defaults (initial 10s, max 5m0s): 0s 10s 30s 1m10s 2m30s 5m10s 10m10s 15m10s
 	// ReduceDefaultCrashLoopBackOffDecay=true (initial 1s, max 5m0s): 0s 1s 3s 7s 15s 31s 1m3s 2m7s
+}
+
+// An app exits 42 and a RestartAllContainers rule matches: the next sync
+// removes every container instance (init container first), and the pod
+// shows AllContainersRestarting=True meanwhile.
+func Example_restartAllContainers() {
+	pod, _ := manifest.Pod([]byte(`{apiVersion: v1, kind: Pod, metadata: {name: train}, spec: {restartPolicy: Never,
+  initContainers: [{name: fetch, image: busybox}],
+  containers: [{name: app, image: trainer, restartPolicy: Never, restartPolicyRules: [
+    {action: RestartAllContainers, exitCodes: {operator: In, values: [42]}}]}]}}`))
+	st, _ := runtimestate.FromYAML([]byte(`{sandboxes: [{id: s1, ready: true, ip: 10.244.1.6}], containers: [
+  {id: c2, name: app, sandboxID: s1, state: exited, exitCode: 42, reason: Error},
+  {id: c1, name: fetch, sandboxID: s1, state: exited, exitCode: 0, reason: Completed}]}`))
+	s := podstatus.Compute(pod, st, podstatus.Options{})
+	for _, c := range s.Status.Conditions[1:] {
+		fmt.Printf("%s=%s (%s)\n", c.Type, c.Status, c.Reason)
+	}
+	reset := restart.RestartingAllContainers(pod, st, nil, s.Status.Phase, features.Set{})
+	fmt.Println(podactions.Compute(pod, st, features.Set{}, podactions.Options{RestartAllContainers: reset}))
+	// Output:
+	// Initialized=True ()
+	// Ready=False (ContainersNotReady)
+	// ContainersReady=False (ContainersNotReady)
+	// PodScheduled=True ()
+	// AllContainersRestarting=True (RestartAllContainersStarted)
+	// remove fetch (c1): restart all containers
+	// remove app (c2): restart all containers (it triggered the restart)
+}
+
+// A pod read from `kubectl get pod -o yaml` whose init container is in
+// CrashLoopBackOff: the phase, conditions and STATUS a kubelet writes for
+// those container statuses, and when the next restart comes.
+func Example_initCrashLoopFromKubectl() {
+	pod, _ := manifest.Pod([]byte(`{apiVersion: v1, kind: Pod, metadata: {name: web-0, uid: u-1},
+  spec: {restartPolicy: Always, initContainers: [{name: migrate, image: busybox}], containers: [{name: app, image: nginx}]},
+  status: {phase: Pending, conditions: [{type: PodReadyToStartContainers, status: "True"}],
+    initContainerStatuses: [{name: migrate, image: busybox, imageID: "", ready: false, restartCount: 3,
+      lastState: {terminated: {exitCode: 1, reason: Error, startedAt: "2026-11-30T10:00:40Z", finishedAt: "2026-11-30T10:00:41Z"}},
+      state: {waiting: {reason: CrashLoopBackOff, message: "back-off 40s restarting failed container=migrate pod=web-0_default(u-1)"}}}],
+    containerStatuses: [{name: app, image: nginx, imageID: "", ready: false, restartCount: 0, state: {waiting: {reason: PodInitializing}}}]}}`))
+	r := podstatus.Recompute(pod, podstatus.RecomputeOptions{})
+	fmt.Println(r.Phase.Phase, r.Conditions[1].Type, r.Conditions[1].Status, r.Conditions[1].Reason, "| STATUS:", r.KubectlStatus)
+	cfg, _ := restart.NewBackOffConfig(features.Set{}, restart.BackOffSettings{})
+	e, _ := cfg.EntryFromStatus(&pod.Status.InitContainerStatuses[0])
+	fmt.Println("next restart at the earliest:", pod.Status.InitContainerStatuses[0].LastTerminationState.Terminated.FinishedAt.Add(e.Delay).UTC().Format("15:04:05"))
+	// Output:
+	// Pending Initialized False ContainersNotInitialized | STATUS: Init:CrashLoopBackOff
+	// next restart at the earliest: 10:01:21
+}
+
+// A pod with a finalizer is deleted: the kubelet sends its delete (grace 0)
+// only once its pod worker has finished; a running container says no.
+func Example_deleteWithFinalizer() {
+	pod, _ := manifest.Pod([]byte(`{apiVersion: v1, kind: Pod, metadata: {name: web, uid: u-1, finalizers: [example.com/keep],
+  deletionTimestamp: "2026-12-01T10:00:30Z", deletionGracePeriodSeconds: 30},
+  spec: {containers: [{name: app, image: nginx}]}, status: {phase: Running}}`))
+	st, _ := runtimestate.FromYAML([]byte(`{sandboxes: [{id: s1, ready: true}], containers: [{id: c1, name: app, sandboxID: s1, state: running}]}`))
+	now := pod.DeletionTimestamp.Add(-30 * time.Second)
+	w := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateUpdate, Pod: pod}, now, features.Set{}).State
+	fmt.Println(termination.MayDelete(pod, st, w))
+	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(time.Second), features.Set{})   // containers stopped
+	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(2*time.Second), features.Set{}) // volumes, cgroup
+	st.Containers[0].State, pod.Status.Phase = runtimestate.Exited, "Succeeded"
+	fmt.Println(termination.MayDelete(pod, st, w))
+	// Output:
+	// the kubelet does not delete the pod yet: the API status phase is "Running", not Succeeded or Failed: the kubelet has not written a terminal status yet
+	// the kubelet deletes the pod now: deletionTimestamp set, terminal phase, pod worker finished
 }
