@@ -2,6 +2,9 @@ package kubeletlogic_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
+	"testing"
 	"time"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
@@ -13,6 +16,52 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
+
+// The README's sketch (TestREADMESketch keeps the two the same).
+func Example() {
+	kubectlYAML := []byte(`{apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {restartPolicy: Never, containers: [{name: app, image: nginx}]}}`)
+	handWritten := []byte(`{sandboxes: [{id: s1, ready: true, ip: 10.244.1.6}], containers: [{id: c1, name: app, sandboxID: s1, state: exited, exitCode: 0}]}`)
+	// README sketch begins
+	pod, err := manifest.Pod(kubectlYAML)         // kubectl get pod -o yaml, or a Deployment/Job/…
+	st, err := runtimestate.FromYAML(handWritten) // only what matters; hashes may be left out
+	acts := podactions.Compute(pod, st, features.Set{}, podactions.Options{})
+	fmt.Println(acts)                                           // "kill the pod: no regular container runs …"
+	s := podstatus.Compute(pod, st, podstatus.Options{})        // the whole .status; s.Status.Phase …
+	r := podstatus.Recompute(pod, podstatus.RecomputeOptions{}) // phase, conditions, STATUS from an API status
+	plan := termination.Plan(pod, st, termination.Options{})    // SIGTERM/SIGKILL times; sleep preStops from the spec
+	cfg, _ := restart.NewBackOffConfig(features.Set{}, restart.BackOffSettings{})
+	fmt.Println(cfg.Schedule(8, 0)[7].Start) // a crash loop's 8th restart: 15m10s
+	// README sketch ends
+	fmt.Println(err, s.Status.Phase, r.KubectlStatus, plan.SandboxStop)
+	// Output:
+	// kill the pod: no regular container runs or is left to start (running sidecars are stopped too)
+	// 15m10s
+	// <nil> Succeeded Pending 0s
+}
+
+// TestREADMESketch: the README's code sketch is the one Example compiles.
+func TestREADMESketch(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "```go\n")
+	sketch, _, _ := strings.Cut(rest, "```")
+	_, body, _ := strings.Cut(string(src), "// README sketch begins\n")
+	body, _, _ = strings.Cut(body, "\t// README sketch ends")
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "\t"))
+	}
+	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if squash(sketch) != squash(strings.Join(lines, "\n")) {
+		t.Errorf("README sketch:\n%s\nExample:\n%s", sketch, strings.Join(lines, "\n"))
+	}
+}
 
 // A Job pod with a native sidecar whose app exited 0: the kubelet kills
 // the pod, sidecar included, and the pod ends Succeeded.
