@@ -24,7 +24,7 @@ func Example() {
 	// README sketch begins
 	pod, err := manifest.Pod(kubectlYAML)         // kubectl get pod -o yaml, or a Deployment/Job/…
 	st, err := runtimestate.FromYAML(handWritten) // only what matters; hashes may be left out
-	acts := podactions.Compute(pod, st, features.Set{}, podactions.Options{})
+	acts := podactions.Compute(pod, st, podactions.Options{Features: features.Set{}})
 	fmt.Println(acts)                                           // "kill the pod: no regular container runs …"
 	s := podstatus.Compute(pod, st, podstatus.Options{})        // the whole .status; s.Status.Phase …
 	r := podstatus.Recompute(pod, podstatus.RecomputeOptions{}) // phase, conditions, STATUS from an API status
@@ -73,7 +73,7 @@ func Example_jobWithSidecar() {
 	st, _ := runtimestate.FromYAML([]byte(`{sandboxes: [{id: s1, ready: true, ip: 10.244.1.6}], containers: [
   {id: c2, name: job, sandboxID: s1, state: exited, exitCode: 0, reason: Completed},
   {id: c1, name: proxy, sandboxID: s1, state: running}]}`))
-	fmt.Println(podactions.Compute(pod, st, features.Set{}, podactions.Options{}))
+	fmt.Println(podactions.Compute(pod, st, podactions.Options{Features: features.Set{}}))
 	fmt.Println("phase now:", podstatus.Compute(pod, st, podstatus.Options{}).Status.Phase)
 
 	st.Containers[1].State, st.Containers[1].ExitCode = runtimestate.Exited, 137 // after the kill
@@ -119,7 +119,7 @@ func Example_restartAllContainers() {
 		fmt.Printf("%s=%s (%s)\n", c.Type, c.Status, c.Reason)
 	}
 	reset := restart.RestartingAllContainers(pod, st, nil, s.Status.Phase, features.Set{})
-	fmt.Println(podactions.Compute(pod, st, features.Set{}, podactions.Options{RestartAllContainers: reset}))
+	fmt.Println(podactions.Compute(pod, st, podactions.Options{Features: features.Set{}, RestartAllContainers: reset}))
 	// Output:
 	// Initialized=True ()
 	// Ready=False (ContainersNotReady)

@@ -23,11 +23,11 @@ import (
 //
 // A nil pod gives the zero Actions. A nil st is a runtime that reports no
 // sandbox and no container of the pod. Compute only reads its arguments.
-func Compute(pod *v1.Pod, st *runtimestate.Pod, f features.Set, opts Options) Actions {
+func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Actions {
 	if pod == nil {
 		return Actions{}
 	}
-	c := computer{pod: pod, st: st, f: f, opts: opts}
+	c := computer{pod: pod, st: st, f: opts.Features, opts: opts}
 	c.compute()
 	return c.a
 }

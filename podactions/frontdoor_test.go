@@ -26,11 +26,11 @@ containers:
 		t.Fatal(err)
 	}
 	pod := &v1.Pod{Spec: v1.PodSpec{RestartPolicy: v1.RestartPolicyAlways, Containers: []v1.Container{{Name: "app", Image: "nginx"}}}}
-	if acts := podactions.Compute(pod, st, features.V1_37(), podactions.Options{}); len(acts.ContainersToKill) != 0 || len(acts.ContainersToStart) != 0 {
+	if acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37()}); len(acts.ContainersToKill) != 0 || len(acts.ContainersToStart) != 0 {
 		t.Errorf("hand-written state without hashes: %v, want nothing to do", acts)
 	}
 	st.Containers[0].HashMissing = true
-	acts := podactions.Compute(pod, st, features.V1_37(), podactions.Options{})
+	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37()})
 	if len(acts.ContainersToKill) != 1 || acts.ContainersToKill[0].Cause != podactions.CauseDefinitionChanged {
 		t.Errorf("hashMissing: %v, want the instance killed for a changed definition", acts)
 	}

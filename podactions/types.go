@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/probe"
 )
 
@@ -47,6 +48,9 @@ type Actuated struct {
 // the gates. The zero value is a kubelet with no probe results, no
 // RestartAllContainers mark, and no actuated-resources record.
 type Options struct {
+	// Features are the kubelet's gates. The zero value is kubelet
+	// v1.37.2's defaults (features.V1_37).
+	Features features.Set `json:"-"`
 	// Probes maps a container instance ID (runtimestate.Container.ID) to
 	// the probe results held for it. A missing ID has no result.
 	Probes map[string]Probes `json:"probes,omitempty"`

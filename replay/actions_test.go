@@ -218,7 +218,8 @@ func predict(f *fixture, a, b observation, newCtrs []runtimestate.Container) (po
 		return restart.RestartingAllContainers(pod, st, prev, ph, gates)
 	}
 	opts.RestartAllContainers = mark(st, a.Status)
-	acts := podactions.Compute(pod, st, gates, opts)
+	opts.Features = gates
+	acts := podactions.Compute(pod, st, opts)
 	if len(acts.ContainersToReset) > 0 && len(newCtrs) > 0 {
 		gone := map[string]bool{}
 		for _, r := range acts.ContainersToReset {
@@ -237,7 +238,7 @@ func predict(f *fixture, a, b observation, newCtrs []runtimestate.Container) (po
 			}
 		}
 		opts.RestartAllContainers = mark(after, a.Status)
-		acts = podactions.Compute(pod, after, gates, opts)
+		acts = podactions.Compute(pod, after, opts)
 	}
 	return acts, probeKilled
 }
