@@ -17,7 +17,7 @@
 // cpu and memory to update in place, whether the pod cgroup must be
 // resized, and which memory-backed emptyDir volumes to grow or shrink.
 //
-//	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(), 
+//	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
 //		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
 //	})
 //	fmt.Println(acts)

@@ -22,7 +22,7 @@ func ExampleCompute() {
 			{ID: "c-123", Name: "app", SandboxID: "s1", State: runtimestate.Running, Hash: containerhash.Of(&app)},
 		},
 	}
-	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(), 
+	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
 		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
 	})
 	fmt.Println(acts)
