@@ -55,9 +55,9 @@ type StartFailure struct {
 }
 
 // Options are the inputs of Compute besides the pod and the runtime state.
-// The zero value is a kubelet with every gate off, no cached status, an
-// empty reason cache and a runtime without recursive read-only mounts: set
-// Features to features.V1_37() for the v1.37.2 defaults.
+// The zero value is a kubelet v1.37.2 with its default gates, no cached
+// status, an empty reason cache and a runtime without recursive read-only
+// mounts.
 type Options struct {
 	// Features are the kubelet's feature gates. The decisions read
 	// RestartAllContainersOnContainerExits (restart counts and last
@@ -66,6 +66,7 @@ type Options struct {
 	// (when off, a running container keeps the previous Started), and
 	// InPlacePodVerticalScaling (Resources and AllocatedResources); and,
 	// through restart.ShouldContainerBeRestarted, ContainerRestartRules.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// Previous is the pod status the kubelet generated last (its status
 	// manager's cache). nil means the cache has none, and the kubelet then
@@ -157,7 +158,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	pod = pod.DeepCopy()
 
 	var out Statuses
-	if opts.Features.RestartAllContainersOnContainerExits {
+	if opts.Features.Enabled(features.RestartAllContainersOnContainerExits) {
 		out.RestartingAllContainers = restart.ShouldAllContainersRestart(pod, st, prev)
 	}
 	c := converter{pod: pod, st: st, opts: opts, restarting: out.RestartingAllContainers}
@@ -246,7 +247,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 		if !ok {
 			continue
 		}
-		if f.RestartAllContainersOnContainerExits && c.restarting && o.State.Waiting == nil {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) && c.restarting && o.State.Waiting == nil {
 			s := statuses[ct.Name]
 			s.State.Waiting = &v1.ContainerStateWaiting{Reason: RestartingAllContainers, Message: MessageRestartingAllContainers}
 			s.State.Terminated = nil
@@ -289,12 +290,12 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 			o = &prev
 		}
 		s := c.instanceStatus(in, o)
-		if !f.ChangeContainerStatusOnKubeletRestart && state(in.State) == runtimestate.Running {
+		if !f.Enabled(features.ChangeContainerStatusOnKubeletRestart) && state(in.State) == runtimestate.Running {
 			if prev, ok := old[s.Name]; ok && prev.Started != nil {
 				s.Started = prev.Started
 			}
 		}
-		if f.InPlacePodVerticalScaling {
+		if f.Enabled(features.InPlacePodVerticalScaling) {
 			if spec := containerSpec(c.pod, in.Name); spec != nil {
 				s.Resources = resourcesOf(spec, s, in, old)
 				s.AllocatedResources = spec.Resources.Requests
@@ -376,7 +377,7 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 	}
 	if o != nil {
 		s.VolumeMounts = o.VolumeMounts
-		if f.RestartAllContainersOnContainerExits {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) {
 			if o.RestartCount > s.RestartCount {
 				s.RestartCount = o.RestartCount
 			}
@@ -390,7 +391,7 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 	switch st := state(in.State); {
 	case st == runtimestate.Running:
 		s.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(in.StartedAt)}
-		if f.RestartAllContainersOnContainerExits && o != nil && o.State.Terminated != nil && o.RestartCount >= int32(in.RestartCount) {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) && o != nil && o.State.Terminated != nil && o.RestartCount >= int32(in.RestartCount) {
 			s.RestartCount = o.RestartCount + 1
 		}
 	case st == runtimestate.Created:
@@ -406,7 +407,7 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 		}
 	case st == runtimestate.Unknown && o != nil && o.State.Running != nil:
 		reason := ContainerStatusUnknown
-		if f.RestartAllContainersOnContainerExits && c.restarting {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) && c.restarting {
 			reason = RestartingAllContainers
 		}
 		s.State.Terminated = &v1.ContainerStateTerminated{

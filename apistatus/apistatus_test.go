@@ -90,7 +90,7 @@ func terminatedAPI(id string, created, code int, reason string) *v1.ContainerSta
 func TestCompute(t *testing.T) {
 	defaults := features.V1_37()
 	noRA := defaults
-	noRA.RestartAllContainersOnContainerExits = false
+	noRA, _ = noRA.With(features.RestartAllContainersOnContainerExits, false)
 	deleted := pod(v1.RestartPolicyAlways, nil, "app")
 	deleted.DeletionTimestamp = ptr(metav1.NewTime(at(100)))
 	initPod := pod(v1.RestartPolicyAlways, []v1.Container{{Name: "init", Image: "img:init"}, {Name: "side", Image: "img:side", RestartPolicy: ptr(v1.ContainerRestartPolicyAlways)}}, "app")
@@ -340,7 +340,7 @@ func TestResources(t *testing.T) {
 	}
 
 	off := features.V1_37()
-	off.InPlacePodVerticalScaling = false
+	off, _ = off.With(features.InPlacePodVerticalScaling, false)
 	if r := Compute(p, rstate(c), Options{Features: off, Previous: prev}).ContainerStatuses[0]; r.Resources != nil || r.AllocatedResources != nil {
 		t.Errorf("gate off: resources %v, allocated %v, want none", r.Resources, r.AllocatedResources)
 	}

@@ -34,6 +34,7 @@ type Options struct {
 	// Features are the kubelet's gates. Generate reads
 	// PodReadyToStartContainersCondition, RestartAllContainersOnContainerExits,
 	// InPlacePodVerticalScaling and PodObservedGenerationTracking.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// Cached is the status the kubelet's status manager holds for the pod,
 	// or nil when it holds none; then the pod's API status (pod.Status)
@@ -91,7 +92,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 			out = append(out, c)
 		}
 	}
-	if f.InPlacePodVerticalScaling && !opts.PodIsTerminal {
+	if f.Enabled(features.InPlacePodVerticalScaling) && !opts.PodIsTerminal {
 		for _, c := range opts.ResizeConditions {
 			if observedGeneration(old, pod.Generation, c.Type, f) == 0 {
 				c.ObservedGeneration = 0
@@ -107,7 +108,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		}
 	}
 
-	if f.PodReadyToStartContainersCondition {
+	if f.Enabled(features.PodReadyToStartContainersCondition) {
 		out = append(out, PodReadyToStartContainers(pod, old, opts.Runtime, f))
 	}
 	init := status.InitContainerStatuses
@@ -120,7 +121,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		ObservedGeneration: observedGeneration(old, pod.Generation, v1.PodScheduled, f),
 		Status:             v1.ConditionTrue,
 	})
-	if f.RestartAllContainersOnContainerExits && restart.AllContainersCouldRestart(&pod.Spec) {
+	if f.Enabled(features.RestartAllContainersOnContainerExits) && restart.AllContainersCouldRestart(&pod.Spec) {
 		out = append(out, AllContainersRestarting(pod, opts.Runtime, old, status.Phase, f))
 	}
 	return out
@@ -140,9 +141,9 @@ func OwnedByKubelet(t v1.PodConditionType, f features.Set) bool {
 		v1.PodResizeInProgress, v1.PodResizePending:
 		return true
 	case v1.PodReadyToStartContainers:
-		return f.PodReadyToStartContainersCondition
+		return f.Enabled(features.PodReadyToStartContainersCondition)
 	case v1.AllContainersRestarting:
-		return f.RestartAllContainersOnContainerExits
+		return f.Enabled(features.RestartAllContainersOnContainerExits)
 	}
 	return false
 }
@@ -320,7 +321,7 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 		msgs = append(msgs, fmt.Sprintf("containers with incomplete status: %s", incomplete))
 	}
 	if len(msgs) > 0 {
-		if f.RestartAllContainersOnContainerExits && prev != nil {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) && prev != nil {
 			for _, c := range prev.Conditions {
 				if c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
 					return cond
@@ -422,7 +423,7 @@ func observedGeneration(prev *v1.PodStatus, gen int64, t v1.PodConditionType, f 
 	if prev == nil {
 		return 0
 	}
-	if f.PodObservedGenerationTracking {
+	if f.Enabled(features.PodObservedGenerationTracking) {
 		return gen
 	}
 	for _, c := range prev.Conditions {

@@ -124,7 +124,7 @@ func TestInitialized(t *testing.T) {
 	p := pod([]v1.Container{ctr("i1"), sidecar("s"), ctr("i2")}, ctr("a"))
 	wasInitialized := &v1.PodStatus{Conditions: []v1.PodCondition{{Type: v1.PodInitialized, Status: v1.ConditionTrue}}}
 	noRA := defaults
-	noRA.RestartAllContainersOnContainerExits = false
+	noRA, _ = noRA.With(features.RestartAllContainersOnContainerExits, false)
 	tests := []struct {
 		name     string
 		prev     *v1.PodStatus
@@ -383,7 +383,7 @@ const terminationByKubelet = "TerminationByKubelet"
 // condition of its type carried one.
 func TestObservedGenerationWithoutTracking(t *testing.T) {
 	off := defaults
-	off.PodObservedGenerationTracking = false
+	off, _ = off.With(features.PodObservedGenerationTracking, false)
 	p := pod(nil, ctr("a"))
 	had := &v1.PodStatus{Conditions: []v1.PodCondition{{Type: v1.ContainersReady, ObservedGeneration: 1}}}
 	if g := ContainersReady(p, had, nil, v1.PodRunning, off).ObservedGeneration; g != 2 {

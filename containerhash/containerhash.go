@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
 // Of returns the kubelet's hash of c. It mirrors HashContainer in
@@ -89,7 +91,20 @@ func plain(s string) bool {
 // Changed reports whether a running instance whose stored hash is stored
 // was created from a different definition than c (the kubelet's
 // containerChanged in pkg/kubelet/kuberuntime/kuberuntime_manager.go). A
-// missing annotation reads as 0 and therefore as changed.
+// missing annotation reads as 0 and therefore as changed. This is the
+// kubelet's comparison taken literally; the decisions use InstanceChanged.
 func Changed(c *v1.Container, stored uint64) bool {
 	return Of(c) != stored
+}
+
+// InstanceChanged is the kubelet's containerChanged for a runtime-state
+// instance: an instance without a Hash (a hand-written state) was created
+// from c as it is now, so it has not changed; one with HashMissing reads
+// as hash 0, as the kubelet reads a missing annotation, and has changed;
+// otherwise its Hash is compared with c's. A nil c or in has not changed.
+func InstanceChanged(c *v1.Container, in *runtimestate.Container) bool {
+	if c == nil || in == nil || (in.Hash == 0 && !in.HashMissing) {
+		return false
+	}
+	return Changed(c, in.Hash)
 }

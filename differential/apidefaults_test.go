@@ -59,15 +59,15 @@ func adCompareDefaults(rt *rapid.T, pod *v1.Pod) {
 //     and its near misses (the pull-policy default).
 func TestDifferentialAPIDefaults(t *testing.T) {
 	noPodLevel := features.V1_37()
-	noPodLevel.PodLevelResources = false
-	noPodLevel.InPlacePodLevelResourcesVerticalScaling = false // needs PodLevelResources
+	noPodLevel, _ = noPodLevel.With(features.PodLevelResources, false)
+	noPodLevel, _ = noPodLevel.With(features.InPlacePodLevelResourcesVerticalScaling, false) // needs PodLevelResources
 	underGates(t, []features.Set{features.V1_37(), noPodLevel}, func(t *testing.T, f features.Set) {
 		// The gates the defaulting reads that features.Set does not hold
 		// are at their v1.37.2 defaults.
 		for name, want := range map[string]bool{
 			"ImageVolume":                    true,
 			"H2CContainerProbe":              false,
-			"PodLevelResourcesFixDefaulting": f.PodLevelResources,
+			"PodLevelResourcesFixDefaulting": f.Enabled(features.PodLevelResources),
 		} {
 			if got := kubeletgates.Enabled(name); got != want {
 				t.Fatalf("API server gate %s is %v, want %v", name, got, want)

@@ -110,8 +110,8 @@ func gateSettings(t *testing.T, flip ...features.Gate) []features.Set {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g == features.ContainerRestartRules && !f.ContainerRestartRules {
-			f.RestartAllContainersOnContainerExits = false
+		if g == features.ContainerRestartRules && !f.Enabled(features.ContainerRestartRules) {
+			f, _ = f.With(features.RestartAllContainersOnContainerExits, false)
 		}
 		out = append(out, f)
 	}

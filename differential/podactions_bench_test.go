@@ -62,7 +62,9 @@ func paBenchCases(b *testing.B, n int) []paBenchCase {
 		paSetActuated(c.pod, c.opts.Actuated)
 		live, start := paProbeMaps(c.opts.Probes)
 		// Both sides must agree on the inputs that are timed.
-		got := podactions.Compute(c.pod, c.st, f, c.opts)
+		o := c.opts
+		o.Features = f
+		got := podactions.Compute(c.pod, c.st, o)
 		want := kuberuntime.KLComputePodActions(c.pod, c.ks, live, start, c.opts.RestartAllContainers)
 		if d := cmp.Diff(paFromKubelet(c.pod, want), paFromOurs(got)); d != "" {
 			b.Fatalf("benchmark case %d differs from the kubelet (-kubelet +ours):\n%s", i, d)
@@ -86,7 +88,9 @@ func BenchmarkPodActions(b *testing.B) {
 		sink := 0
 		for i := 0; b.Loop(); i++ {
 			c := &cases[i%len(cases)]
-			a := podactions.Compute(c.pod, c.st, f, c.opts)
+			o := c.opts
+			o.Features = f
+			a := podactions.Compute(c.pod, c.st, o)
 			sink += len(a.ContainersToKill) + len(a.ContainersToStart) + len(a.InitContainersToStart)
 		}
 		_ = sink

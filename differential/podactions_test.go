@@ -253,7 +253,8 @@ func TestDifferentialPodActions(t *testing.T) {
 				rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, want)
 			}
 
-			got := podactions.Compute(c.Pod, c.State, f, opts)
+			opts.Features = f
+			got := podactions.Compute(c.Pod, c.State, opts)
 			want := paKubelet(c.Pod, ks, opts)
 			if d := cmp.Diff(paFromKubelet(c.Pod, want), paFromOurs(got)); d != "" {
 				rt.Fatalf("Compute differs from the kubelet's computePodActions (-kubelet +ours):\n%s\nours:\n%s", d, got)

@@ -33,8 +33,8 @@ func podstatusGates(t *testing.T) []features.Set {
 		features.ChangeContainerStatusOnKubeletRestart,
 	)
 	plr := features.V1_37()
-	plr.PodLevelResources = false
-	plr.InPlacePodLevelResourcesVerticalScaling = false
+	plr, _ = plr.With(features.PodLevelResources, false)
+	plr, _ = plr.With(features.InPlacePodLevelResourcesVerticalScaling, false)
 	return append(out, plr)
 }
 

@@ -163,7 +163,7 @@ func TestDifferentialRestartDecisions(t *testing.T) {
 			// back by Kubelet.SyncPod.
 			phase := rapid.SampledFrom([]v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed}).Draw(rt, "phase")
 			want := false
-			if f.RestartAllContainersOnContainerExits && podutil.AllContainersCouldRestart(spec) {
+			if f.Enabled(features.RestartAllContainersOnContainerExits) && podutil.AllContainersCouldRestart(spec) {
 				want = status.GenerateAllContainersRestartingCondition(c.Pod, ks, prev, phase).Status == v1.ConditionTrue
 			}
 			if got := restart.RestartingAllContainers(c.Pod, c.State, prev, phase, f); got != want {
@@ -226,7 +226,7 @@ func TestDifferentialBackOffConfig(t *testing.T) {
 			// it, it must not be set.
 			wantErr := false
 			switch {
-			case f.KubeletCrashLoopBackOffMax && max != nil:
+			case f.Enabled(features.KubeletCrashLoopBackOffMax) && max != nil:
 				wantErr = max.Milliseconds() < 1000 || max.Milliseconds() > 300_000
 			case !f.KubeletCrashLoopBackOffMax:
 				wantErr = max != nil
@@ -238,7 +238,7 @@ func TestDifferentialBackOffConfig(t *testing.T) {
 				return
 			}
 			cfgMax := max
-			if f.KubeletCrashLoopBackOffMax && cfgMax == nil {
+			if f.Enabled(features.KubeletCrashLoopBackOffMax) && cfgMax == nil {
 				cfgMax = ptr(restart.DefaultMaxBackOff) // what config defaulting fills in
 			}
 			wantMax, wantInitial := kubelet.KLNewCrashLoopBackOffForMax(cfgMax)

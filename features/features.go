@@ -3,9 +3,10 @@
 //
 // The kubelet reads its gates from a process-global registry; kubeletlogic
 // never does. Every decision function takes a Set as an argument, so two
-// calls with different gate settings can run side by side. V1_37 returns the
-// defaults of kubelet v1.37.2; flip a field, or use With, to model a node
-// that runs with a gate changed.
+// calls with different gate settings can run side by side. The zero Set is
+// kubelet v1.37.2 with its default gates (V1_37 returns the same), so an
+// Options struct that leaves its Features out models a real v1.37.2 node;
+// use With or Parse to model a node that runs with a gate changed.
 //
 // Some gates are locked to their default in v1.37.2 (see Locked): a real
 // v1.37.2 kubelet refuses to change them. A Set can still turn them off, which
@@ -16,6 +17,8 @@ package features
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // Gate names one kubelet feature gate, spelled as in
@@ -32,7 +35,10 @@ const (
 	// action and everything that follows from it (Beta, default on).
 	RestartAllContainersOnContainerExits Gate = "RestartAllContainersOnContainerExits"
 	// ReduceDefaultCrashLoopBackOffDecay: crash-loop back-off starts at 1 s
-	// and is capped at 60 s instead of 10 s and 300 s (Alpha, default off).
+	// instead of 10 s (Alpha, default off). Its cap is 60 s only while
+	// KubeletCrashLoopBackOffMax is off; with that gate on (the default)
+	// the cap is the configured maxContainerRestartPeriod, 300 s unless set
+	// (see restart.NewBackOffConfig).
 	ReduceDefaultCrashLoopBackOffDecay Gate = "ReduceDefaultCrashLoopBackOffDecay"
 	// KubeletCrashLoopBackOffMax: the kubelet configuration's
 	// crashLoopBackOff.maxContainerRestartPeriod sets the back-off cap
@@ -64,61 +70,72 @@ const (
 	PodObservedGenerationTracking Gate = "PodObservedGenerationTracking"
 )
 
-// Set holds one value per gate. The zero value has every gate off, which is
-// not what any kubelet runs with: start from V1_37.
+// Set is the gate configuration of one kubelet. Its zero value is kubelet
+// v1.37.2 with every gate at its default: a Set left out of an Options
+// struct, or declared and never changed, models a real v1.37.2 node. Change
+// gates with With (or Parse, for the --feature-gates syntax); read them with
+// Enabled.
+//
+// A Set stores only the gates that differ from the defaults, so two Sets
+// that enable the same gates are == equal however they were built.
 type Set struct {
-	ContainerRestartRules                        bool
-	RestartAllContainersOnContainerExits         bool
-	ReduceDefaultCrashLoopBackOffDecay           bool
-	KubeletCrashLoopBackOffMax                   bool
-	InPlacePodVerticalScaling                    bool
-	InPlacePodLevelResourcesVerticalScaling      bool
-	InPlacePodVerticalScalingInitContainers      bool
-	InPlacePodVerticalScalingMemoryBackedVolumes bool
-	PodLevelResources                            bool
-	ChangeContainerStatusOnKubeletRestart        bool
-	PodReadyToStartContainersCondition           bool
-	PodObservedGenerationTracking                bool
+	// flipped has bit i set when Gates()[i] differs from its default.
+	flipped uint32
 }
 
-// V1_37 returns the gate defaults of kubelet v1.37.2.
-func V1_37() Set {
-	return Set{
-		ContainerRestartRules:                        true,
-		RestartAllContainersOnContainerExits:         true,
-		ReduceDefaultCrashLoopBackOffDecay:           false,
-		KubeletCrashLoopBackOffMax:                   true,
-		InPlacePodVerticalScaling:                    true,
-		InPlacePodLevelResourcesVerticalScaling:      true,
-		InPlacePodVerticalScalingInitContainers:      true,
-		InPlacePodVerticalScalingMemoryBackedVolumes: false,
-		PodLevelResources:                            true,
-		ChangeContainerStatusOnKubeletRestart:        false,
-		PodReadyToStartContainersCondition:           true,
-		PodObservedGenerationTracking:                true,
-	}
+// V1_37 returns the gate defaults of kubelet v1.37.2. It equals the zero
+// Set.
+func V1_37() Set { return Set{} }
+
+// gates lists every gate with its v1.37.2 default, in a fixed order; a
+// gate's bit in Set.flipped is its index here.
+var gates = [...]struct {
+	g   Gate
+	def bool
+}{
+	{ContainerRestartRules, true},
+	{RestartAllContainersOnContainerExits, true},
+	{ReduceDefaultCrashLoopBackOffDecay, false},
+	{KubeletCrashLoopBackOffMax, true},
+	{InPlacePodVerticalScaling, true},
+	{InPlacePodLevelResourcesVerticalScaling, true},
+	{InPlacePodVerticalScalingInitContainers, true},
+	{InPlacePodVerticalScalingMemoryBackedVolumes, false},
+	{PodLevelResources, true},
+	{ChangeContainerStatusOnKubeletRestart, false},
+	{PodReadyToStartContainersCondition, true},
+	{PodObservedGenerationTracking, true},
 }
 
 // Gates lists every gate a Set holds, in a fixed order.
 func Gates() []Gate {
-	return []Gate{
-		ContainerRestartRules,
-		RestartAllContainersOnContainerExits,
-		ReduceDefaultCrashLoopBackOffDecay,
-		KubeletCrashLoopBackOffMax,
-		InPlacePodVerticalScaling,
-		InPlacePodLevelResourcesVerticalScaling,
-		InPlacePodVerticalScalingInitContainers,
-		InPlacePodVerticalScalingMemoryBackedVolumes,
-		PodLevelResources,
-		ChangeContainerStatusOnKubeletRestart,
-		PodReadyToStartContainersCondition,
-		PodObservedGenerationTracking,
+	out := make([]Gate, len(gates))
+	for i, e := range gates {
+		out[i] = e.g
 	}
+	return out
 }
 
-// Locked reports whether v1.37.2 locks the gate to its default, so that a
-// real kubelet of that version cannot run with it changed.
+// Default reports g's default in kubelet v1.37.2; an unknown gate reads as
+// off.
+func Default(g Gate) bool {
+	if i := index(g); i >= 0 {
+		return gates[i].def
+	}
+	return false
+}
+
+func index(g Gate) int {
+	for i := range gates {
+		if gates[i].g == g {
+			return i
+		}
+	}
+	return -1
+}
+
+// Locked reports whether kubelet v1.37.2 refuses to change g from its
+// default (a GA gate with LockToDefault).
 func Locked(g Gate) bool {
 	switch g {
 	case InPlacePodVerticalScaling, InPlacePodVerticalScalingInitContainers,
@@ -128,89 +145,88 @@ func Locked(g Gate) bool {
 	return false
 }
 
-func (s *Set) field(g Gate) *bool {
-	switch g {
-	case ContainerRestartRules:
-		return &s.ContainerRestartRules
-	case RestartAllContainersOnContainerExits:
-		return &s.RestartAllContainersOnContainerExits
-	case ReduceDefaultCrashLoopBackOffDecay:
-		return &s.ReduceDefaultCrashLoopBackOffDecay
-	case KubeletCrashLoopBackOffMax:
-		return &s.KubeletCrashLoopBackOffMax
-	case InPlacePodVerticalScaling:
-		return &s.InPlacePodVerticalScaling
-	case InPlacePodLevelResourcesVerticalScaling:
-		return &s.InPlacePodLevelResourcesVerticalScaling
-	case InPlacePodVerticalScalingInitContainers:
-		return &s.InPlacePodVerticalScalingInitContainers
-	case InPlacePodVerticalScalingMemoryBackedVolumes:
-		return &s.InPlacePodVerticalScalingMemoryBackedVolumes
-	case PodLevelResources:
-		return &s.PodLevelResources
-	case ChangeContainerStatusOnKubeletRestart:
-		return &s.ChangeContainerStatusOnKubeletRestart
-	case PodReadyToStartContainersCondition:
-		return &s.PodReadyToStartContainersCondition
-	case PodObservedGenerationTracking:
-		return &s.PodObservedGenerationTracking
-	}
-	return nil
-}
-
 // Enabled reports the value of g in s. A gate the Set does not hold reads
 // as off.
 func (s Set) Enabled(g Gate) bool {
-	if f := s.field(g); f != nil {
-		return *f
+	i := index(g)
+	if i < 0 {
+		return false
 	}
-	return false
+	return gates[i].def != (s.flipped&(1<<i) != 0)
 }
 
 // With returns a copy of s with g set to on. It returns an error for a gate
-// the Set does not hold.
+// the Set does not hold. Any combination is allowed, including a locked
+// gate turned off or a gate on while one it depends on in the kubelet is
+// off: such a Set models the code path, not a node v1.37.2 would run.
 func (s Set) With(g Gate, on bool) (Set, error) {
-	f := s.field(g)
-	if f == nil {
-		return s, fmt.Errorf("features: unknown gate %q", g)
+	i := index(g)
+	if i < 0 {
+		return s, fmt.Errorf("features: unknown gate %q (known: %v)", g, Gates())
 	}
-	*f = on
+	if on == gates[i].def {
+		s.flipped &^= 1 << i
+	} else {
+		s.flipped |= 1 << i
+	}
+	return s, nil
+}
+
+// Parse reads the --feature-gates syntax, "Name=true,Other=false" (spaces
+// allowed, empty string allowed), applied to the v1.37.2 defaults. An
+// unknown gate or a value other than true/false is an error.
+func Parse(spec string) (Set, error) {
+	var s Set
+	for _, kv := range strings.Split(spec, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return Set{}, fmt.Errorf("features: %q: want Name=true or Name=false", kv)
+		}
+		on, err := strconv.ParseBool(strings.TrimSpace(val))
+		if err != nil {
+			return Set{}, fmt.Errorf("features: %q: value must be true or false", kv)
+		}
+		if s, err = s.With(Gate(strings.TrimSpace(name)), on); err != nil {
+			return Set{}, err
+		}
+	}
 	return s, nil
 }
 
 // Map returns the gates as a name-to-value map, the shape kubelet
 // configuration files and --feature-gates use.
 func (s Set) Map() map[string]bool {
-	m := make(map[string]bool, len(Gates()))
-	for _, g := range Gates() {
-		m[string(g)] = s.Enabled(g)
+	m := make(map[string]bool, len(gates))
+	for _, e := range gates {
+		m[string(e.g)] = s.Enabled(e.g)
 	}
 	return m
 }
 
-// Diff lists, sorted, the gates whose value in s differs from V1_37.
+// Diff lists, sorted, the gates whose value in s differs from the v1.37.2
+// defaults, as Name=value.
 func (s Set) Diff() []string {
-	def := V1_37()
 	var out []string
-	for _, g := range Gates() {
-		if s.Enabled(g) != def.Enabled(g) {
-			out = append(out, fmt.Sprintf("%s=%t", g, s.Enabled(g)))
+	for i, e := range gates {
+		if s.flipped&(1<<i) != 0 {
+			out = append(out, fmt.Sprintf("%s=%t", e.g, !e.def))
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// String renders s as the gates that differ from the v1.37.2 defaults, or
-// "v1.37.2 defaults".
+// String renders s as the gates that differ from the v1.37.2 defaults
+// ("ContainerRestartRules=false,…"), or "v1.37.2 defaults". Parse reads it
+// back.
 func (s Set) String() string {
 	d := s.Diff()
 	if len(d) == 0 {
 		return "v1.37.2 defaults"
 	}
-	out := d[0]
-	for _, x := range d[1:] {
-		out += "," + x
-	}
-	return out
+	return strings.Join(d, ",")
 }

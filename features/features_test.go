@@ -64,3 +64,49 @@ func TestV1_37Defaults(t *testing.T) {
 		}
 	}
 }
+
+// The zero Set is v1.37.2 with its defaults: leaving Features out of an
+// Options struct can never mean "every gate off".
+func TestZeroSetIsV1_37Defaults(t *testing.T) {
+	var zero Set
+	if zero != V1_37() {
+		t.Fatal("zero Set differs from V1_37()")
+	}
+	for _, g := range Gates() {
+		if zero.Enabled(g) != Default(g) {
+			t.Errorf("zero Set: %s = %v, default %v", g, zero.Enabled(g), Default(g))
+		}
+	}
+	// Setting a gate to its default leaves an equal Set.
+	for _, g := range Gates() {
+		if s, _ := zero.With(g, Default(g)); s != zero {
+			t.Errorf("With(%s, default) changed the Set: %v", g, s)
+		}
+		flipped, _ := zero.With(g, !Default(g))
+		back, _ := flipped.With(g, Default(g))
+		if back != zero {
+			t.Errorf("flipping %s twice: %v", g, back)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	s, err := Parse(" ContainerRestartRules=false, ReduceDefaultCrashLoopBackOffDecay=true ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Enabled(ContainerRestartRules) || !s.Enabled(ReduceDefaultCrashLoopBackOffDecay) || !s.Enabled(PodLevelResources) {
+		t.Errorf("Parse: %v", s)
+	}
+	if back, err := Parse(s.String()); err != nil || back != s {
+		t.Errorf("Parse(String()) = %v, %v; want %v", back, err, s)
+	}
+	if d, err := Parse(""); err != nil || d != V1_37() {
+		t.Errorf("Parse(\"\") = %v, %v", d, err)
+	}
+	for _, bad := range []string{"NoSuchGate=true", "ContainerRestartRules", "ContainerRestartRules=maybe"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}

@@ -30,7 +30,7 @@
 //	final := phase.Resolve(pod, r.Phase, phase.ResolveOptions{Cached: cached, Now: now})
 //
 // Every function takes the gates it reads as a features.Set (the zero Set
-// has every gate off; features.V1_37 gives the v1.37.2 defaults) and the
+// is kubelet v1.37.2 with its default gates, as features.V1_37) and the
 // clock as a time.Time. None panics: a nil pod reads as a pod with an empty
 // spec and an empty status.
 package phase

@@ -2,6 +2,7 @@ package phase
 
 import (
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -19,6 +20,7 @@ const ReasonRestartingAllContainers = "RestartingAllContainers"
 type Options struct {
 	// Features are the kubelet's gates. Compute reads
 	// ContainerRestartRules and RestartAllContainersOnContainerExits.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// PodIsTerminal is the kubelet's podIsTerminal: true when the pod
 	// worker has decided the pod will not run again (SyncTerminatingPod
@@ -73,9 +75,37 @@ type Result struct {
 	Counts Counts
 }
 
-// String renders r on one line.
+// String renders r on one line: the phase, the branch, and the counts
+// that are not zero.
 func (r Result) String() string {
-	return fmt.Sprintf("%s (%s) %+v", r.Phase, r.Why, r.Counts)
+	if c := r.Counts.String(); c != "" {
+		return fmt.Sprintf("%s (%s; counted %s)", r.Phase, r.Why, c)
+	}
+	return fmt.Sprintf("%s (%s)", r.Phase, r.Why)
+}
+
+// String lists the counts that are not zero, in words ("1 running, 1
+// sidecar pending"); "" when all are zero. A sidecar counts as pending from
+// the Started value getPhase reads, the one carried over from the previous
+// status, so it may differ from the Started the kubelet then writes.
+func (c Counts) String() string {
+	var parts []string
+	add := func(n int, what string) {
+		if n != 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.PendingInit, "init pending")
+	add(c.FailedInit, "init failed")
+	add(c.FailedInitNotRestartable, "init failed for good")
+	add(c.PendingSidecars, "sidecar pending (not started in the previous status)")
+	add(c.Running, "running")
+	add(c.Waiting, "waiting")
+	add(c.Stopped, "stopped")
+	add(c.StoppedNotRestartable, "stopped for good")
+	add(c.Succeeded, "succeeded")
+	add(c.Unknown, "unknown")
+	return strings.Join(parts, ", ")
 }
 
 // Compute returns the phase the kubelet computes for pod from the API
@@ -117,7 +147,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	// exited with code and reason will run again.
 	restartable := func(c *v1.Container, t *v1.ContainerStateTerminated) bool {
 		r := restart.ContainerShouldRestart(c, spec, t.ExitCode, f)
-		if f.RestartAllContainersOnContainerExits {
+		if f.Enabled(features.RestartAllContainersOnContainerExits) {
 			r = r || t.Reason == ReasonRestartingAllContainers
 		}
 		return r
@@ -140,7 +170,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Terminated != nil:
 			if cs.State.Terminated.ExitCode != 0 {
 				n.FailedInit++
-				if f.ContainerRestartRules && !restartable(c, cs.State.Terminated) {
+				if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
 					n.FailedInitNotRestartable++
 				}
 			}
@@ -206,7 +236,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			n.Running++
 		case cs.State.Terminated != nil:
 			n.Stopped++
-			if f.ContainerRestartRules && !restartable(c, cs.State.Terminated) {
+			if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
 				n.StoppedNotRestartable++
 			}
 			if cs.State.Terminated.ExitCode == 0 {
@@ -215,7 +245,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Waiting != nil:
 			if last := cs.LastTerminationState.Terminated; last != nil {
 				n.Stopped++
-				if f.ContainerRestartRules && !restartable(c, last) {
+				if f.Enabled(features.ContainerRestartRules) && !restartable(c, last) {
 					n.StoppedNotRestartable++
 				}
 			} else {
@@ -228,7 +258,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 
 	res := func(p v1.PodPhase, why string) Result { return Result{Phase: p, Why: why, Counts: n} }
 
-	if f.ContainerRestartRules {
+	if f.Enabled(features.ContainerRestartRules) {
 		if n.FailedInitNotRestartable > 0 {
 			return res(v1.PodFailed, "an init container failed and will not restart")
 		}
@@ -252,7 +282,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			}
 			return res(v1.PodFailed, "the pod is terminal and a container failed")
 		}
-		if f.ContainerRestartRules {
+		if f.Enabled(features.ContainerRestartRules) {
 			if n.Stopped != n.StoppedNotRestartable {
 				return res(v1.PodRunning, "every container stopped and one will restart")
 			}

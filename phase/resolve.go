@@ -55,9 +55,16 @@ type Status struct {
 	Why string
 }
 
-// String renders s on one line.
+// String renders s on one line; reason and message only when set.
 func (s Status) String() string {
-	return fmt.Sprintf("%s reason=%q message=%q (%s)", s.Phase, s.Reason, s.Message, s.Why)
+	out := string(s.Phase)
+	if s.Reason != "" {
+		out += " reason=" + s.Reason
+	}
+	if s.Message != "" {
+		out += fmt.Sprintf(" message=%q", s.Message)
+	}
+	return out + " (" + s.Why + ")"
 }
 
 // Resolve returns the phase, reason and message the kubelet writes, given
@@ -243,7 +250,7 @@ func (k Kill) Apply(status *v1.PodStatus, pod *v1.Pod, now time.Time, f features
 // conditionObservedGeneration mirrors CalculatePodConditionObservedGeneration
 // in pkg/api/v1/pod/util.go for a non-nil status.
 func conditionObservedGeneration(s *v1.PodStatus, gen int64, t v1.PodConditionType, f features.Set) int64 {
-	if f.PodObservedGenerationTracking {
+	if f.Enabled(features.PodObservedGenerationTracking) {
 		return gen
 	}
 	for _, c := range s.Conditions {

@@ -145,7 +145,7 @@ func TestKillApply(t *testing.T) {
 		t.Errorf("nil status and pod: %+v", got)
 	}
 	off := features.V1_37()
-	off.PodObservedGenerationTracking = false
+	off, _ = off.With(features.PodObservedGenerationTracking, false)
 	if got := (Kill{Kind: KillPreemption}).Apply(base, p, t0, off); got.Conditions[1].ObservedGeneration != 0 {
 		t.Errorf("tracking off, no earlier generation: observedGeneration %d", got.Conditions[1].ObservedGeneration)
 	}

@@ -30,6 +30,8 @@ func BenchmarkCompute(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := &cases[i%len(cases)]
-		_ = podactions.Compute(c.c.Pod, c.c.State, f, c.opts)
+		o := c.opts
+		o.Features = f
+		_ = podactions.Compute(c.c.Pod, c.c.State, o)
 	}
 }

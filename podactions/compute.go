@@ -23,11 +23,11 @@ import (
 //
 // A nil pod gives the zero Actions. A nil st is a runtime that reports no
 // sandbox and no container of the pod. Compute only reads its arguments.
-func Compute(pod *v1.Pod, st *runtimestate.Pod, f features.Set, opts Options) Actions {
+func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Actions {
 	if pod == nil {
 		return Actions{}
 	}
-	c := computer{pod: pod, st: st, f: f, opts: opts}
+	c := computer{pod: pod, st: st, f: opts.Features, opts: opts}
 	c.compute()
 	return c.a
 }
@@ -78,7 +78,7 @@ func (c *computer) compute() {
 
 	// The pod is marked to restart all its containers: remove every
 	// instance, those that triggered it last, and decide nothing else.
-	if c.f.RestartAllContainersOnContainerExits && c.opts.RestartAllContainers {
+	if c.f.Enabled(features.RestartAllContainersOnContainerExits) && c.opts.RestartAllContainers {
 		a.ContainersToReset = c.containersToReset()
 		return
 	}
@@ -120,11 +120,11 @@ func (c *computer) compute() {
 		// container's own policy (its rules need an exit code, so they are
 		// not read); a definition change always restarts.
 		restarts := pod.Spec.RestartPolicy != v1.RestartPolicyNever
-		if c.f.ContainerRestartRules && ctr.RestartPolicy != nil {
+		if c.f.Enabled(features.ContainerRestartRules) && ctr.RestartPolicy != nil {
 			restarts = *ctr.RestartPolicy != v1.ContainerRestartPolicyNever
 		}
 		k := Kill{ID: cs.ID, Name: cs.Name, Index: idx}
-		if containerhash.Changed(ctr, cs.Hash) {
+		if containerhash.InstanceChanged(ctr, cs) {
 			k.Cause, k.Message = CauseDefinitionChanged, "Container "+ctr.Name+" definition changed"
 			restarts = true
 		} else if r, ok := c.probe(cs.ID, true); ok && r == Failure {
@@ -174,7 +174,7 @@ func (c *computer) sandboxPath(sb SandboxCheck) {
 	for idx := range pod.Spec.Containers {
 		ctr := &pod.Spec.Containers[idx]
 		runOnce := pod.Spec.RestartPolicy == v1.RestartPolicyOnFailure
-		if c.f.ContainerRestartRules && ctr.RestartPolicy != nil {
+		if c.f.Enabled(features.ContainerRestartRules) && ctr.RestartPolicy != nil {
 			runOnce = *ctr.RestartPolicy == v1.ContainerRestartPolicyOnFailure
 		}
 		if runOnce && c.succeeded(ctr) {

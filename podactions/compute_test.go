@@ -88,7 +88,9 @@ func run(t *testing.T, cases []tcase) {
 			if tc.pod != nil {
 				before = tc.pod.DeepCopy()
 			}
-			got := podactions.Compute(tc.pod, tc.st, f, tc.opts)
+			opts := tc.opts
+			opts.Features = f
+			got := podactions.Compute(tc.pod, tc.st, opts)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Compute:\n got  %#v\n want %#v\n\ngot:\n%s\n\nwant:\n%s", got, tc.want, got, tc.want)
 			}
@@ -105,7 +107,7 @@ func gatesWith(g features.Gate, on bool) *features.Set {
 		panic(err)
 	}
 	if g == features.ContainerRestartRules && !on {
-		f.RestartAllContainersOnContainerExits = false
+		f, _ = f.With(features.RestartAllContainersOnContainerExits, false)
 	}
 	return &f
 }

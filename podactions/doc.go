@@ -4,9 +4,10 @@
 // pure function.
 //
 // Compute takes the pod (the allocated pod, as the kubelet's pod worker
-// passes it), what the runtime reports about it (runtimestate.Pod), the
-// feature gates and an Options value holding the rest of what the kubelet
-// reads from its own state: probe results per container instance, whether
+// passes it), what the runtime reports about it (runtimestate.Pod), and an
+// Options value holding the rest of what the kubelet reads: its feature
+// gates (the zero value is v1.37.2's defaults), probe results per container
+// instance, whether
 // the pod is marked to restart all its containers, and the resources the
 // kubelet last actuated. It returns an Actions value holding every decision:
 // kill the pod, create a sandbox (attempt and sandbox ID), which init,
@@ -16,7 +17,7 @@
 // cpu and memory to update in place, whether the pod cgroup must be
 // resized, and which memory-backed emptyDir volumes to grow or shrink.
 //
-//	acts := podactions.Compute(pod, st, features.V1_37(), podactions.Options{
+//	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
 //		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
 //	})
 //	fmt.Println(acts)

@@ -22,7 +22,7 @@ func ExampleCompute() {
 			{ID: "c-123", Name: "app", SandboxID: "s1", State: runtimestate.Running, Hash: containerhash.Of(&app)},
 		},
 	}
-	acts := podactions.Compute(pod, st, features.V1_37(), podactions.Options{
+	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
 		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
 	})
 	fmt.Println(acts)
@@ -41,7 +41,7 @@ func ExampleCompute_neverAfterSandboxLoss() {
 		Sandboxes:  []runtimestate.Sandbox{{ID: "s1", Ready: false, Attempt: 0}},
 		Containers: []runtimestate.Container{{ID: "c1", Name: "app", SandboxID: "s1", State: runtimestate.Exited, ExitCode: 0}},
 	}
-	fmt.Println(podactions.Compute(pod, st, features.V1_37(), podactions.Options{}))
+	fmt.Println(podactions.Compute(pod, st, podactions.Options{Features: features.V1_37()}))
 	// Output:
 	// kill the pod, no new sandbox: pod sandbox is not ready
 }

@@ -47,7 +47,8 @@ func FuzzCompute(f *testing.F) {
 		}
 		stBefore := in.State.DeepCopy()
 
-		a := podactions.Compute(in.Pod, in.State, gates, in.Options)
+		in.Options.Features = gates
+		a := podactions.Compute(in.Pod, in.State, in.Options)
 		_ = a.String()
 		_ = podactions.SandboxChanged(in.Pod, in.State)
 

@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
@@ -51,7 +52,7 @@ func (c *computer) initContainerActions() bool {
 
 		case runtimestate.Running:
 			if !sidecar {
-				if c.f.InPlacePodVerticalScalingInitContainers {
+				if c.f.Enabled(features.InPlacePodVerticalScalingInitContainers) {
 					c.resizeAction(i, true, cs)
 				}
 				break
@@ -76,7 +77,7 @@ func (c *computer) initContainerActions() bool {
 			} else if !previous {
 				start(i + 1)
 			}
-			if containerhash.Changed(ctr, cs.Hash) {
+			if containerhash.InstanceChanged(ctr, cs) {
 				c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseDefinitionChanged,
 					Message: "Init container " + ctr.Name + " definition changed"})
 				start(i)
@@ -103,7 +104,7 @@ func (c *computer) initContainerActions() bool {
 			}
 			if restart.IsInitContainerFailed(cs) {
 				again := restartOnFailure
-				if c.f.ContainerRestartRules {
+				if c.f.Enabled(features.ContainerRestartRules) {
 					again = restart.ShouldContainerBeRestarted(ctr, pod, c.st, c.f)
 				}
 				if !again {
@@ -125,7 +126,7 @@ func (c *computer) initContainerActions() bool {
 				// No exit code: only the container's own policy counts,
 				// not its rules.
 				again := restartOnFailure
-				if c.f.ContainerRestartRules && ctr.RestartPolicy != nil {
+				if c.f.Enabled(features.ContainerRestartRules) && ctr.RestartPolicy != nil {
 					again = *ctr.RestartPolicy != v1.ContainerRestartPolicyNever
 				}
 				if !again {

@@ -24,7 +24,7 @@ func TestGeneratorsReachEveryOutcome(t *testing.T) {
 	for _, f := range gateSets {
 		gen := rapid.Custom(func(t *rapid.T) podactions.Actions {
 			c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
-			return podactions.Compute(c.Pod, c.State, f, podgen.PodActionsOptions(c).Draw(t, "options"))
+			return podactions.Compute(c.Pod, c.State, podgen.PodActionsOptions(c).Draw(t, "options"))
 		})
 		for i := range 3000 {
 			a := gen.Example(i)

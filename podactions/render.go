@@ -28,7 +28,7 @@ func (a Actions) String() string {
 	case a.KillPod && a.SandboxMessage != "":
 		line("kill the pod, no new sandbox: %s", a.SandboxMessage)
 	case a.KillPod:
-		line("kill the pod: nothing runs and nothing is left to start")
+		line("kill the pod: no regular container runs or is left to start (running sidecars are stopped too)")
 	}
 	refs := func(what string, rs []Ref) {
 		if len(rs) == 0 {

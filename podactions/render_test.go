@@ -17,7 +17,7 @@ func TestActionsString(t *testing.T) {
 			"kill the pod and create sandbox attempt 2: pod sandbox is not ready\nstart init containers: init-0 (#0)"},
 		{"first sandbox", podactions.Actions{CreateSandbox: true, SandboxMessage: podactions.MsgNoPodSandbox},
 			"create sandbox attempt 0: no pod sandbox exists"},
-		{"done", podactions.Actions{KillPod: true, SandboxID: "s1"}, "kill the pod: nothing runs and nothing is left to start"},
+		{"done", podactions.Actions{KillPod: true, SandboxID: "s1"}, "kill the pod: no regular container runs or is left to start (running sidecars are stopped too)"},
 		{"kills, resets, resizes, volumes", podactions.Actions{
 			EphemeralContainersToStart: refs(1, "debug-1"),
 			ContainersToKill: []podactions.Kill{

@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -42,7 +43,7 @@ func (c *computer) containerResources(podRR, ctrRR *v1.ResourceRequirements) Res
 		CPULimit:      cpuLimit.MilliValue(),
 		CPURequest:    cpuRequest.MilliValue(),
 	}
-	if !c.f.InPlacePodLevelResourcesVerticalScaling {
+	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
 		return r
 	}
 	if podRR != nil && len(podRR.Limits) != 0 {
@@ -61,7 +62,7 @@ func (c *computer) containerResources(podRR, ctrRR *v1.ResourceRequirements) Res
 // actuatedPod is the pod-level record the kubelet reads: only with gate
 // InPlacePodLevelResourcesVerticalScaling.
 func (c *computer) actuatedPod() *v1.ResourceRequirements {
-	if !c.f.InPlacePodLevelResourcesVerticalScaling {
+	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
 		return nil
 	}
 	return c.opts.Actuated.Pod
@@ -72,7 +73,7 @@ func (c *computer) actuatedPod() *v1.ResourceRequirements {
 // reports whether the instance is kept; when a resize needs a restart it
 // has queued the kill and the start and marked the pod cgroup for resize.
 func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) bool {
-	if !c.f.InPlacePodVerticalScaling {
+	if !c.f.Enabled(features.InPlacePodVerticalScaling) {
 		return true
 	}
 	list := c.pod.Spec.Containers
@@ -164,7 +165,7 @@ func (c *computer) startingResized(list []v1.Container, refs []Ref) bool {
 
 // podLevelResizeAction mirrors computePodLevelResourcesResizeAction.
 func (c *computer) podLevelResizeAction() bool {
-	if !c.f.InPlacePodLevelResourcesVerticalScaling {
+	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
 		return false
 	}
 	return podResources(c.pod.Spec.Resources) != podResources(c.opts.Actuated.Pod)
@@ -175,7 +176,7 @@ func (c *computer) podLevelResizeAction() bool {
 // emptyDir with a non-zero size limit grows when no limit was actuated or
 // the actuated one is smaller, and shrinks when it is larger.
 func (c *computer) volumeResizeAction() {
-	if !c.f.InPlacePodVerticalScalingMemoryBackedVolumes {
+	if !c.f.Enabled(features.InPlacePodVerticalScalingMemoryBackedVolumes) {
 		return
 	}
 	a := &c.a

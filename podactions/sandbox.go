@@ -6,79 +6,21 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// The kubelet's texts for why a pod's sandbox must be (re)created
-// (PodSandboxNotReadyMsg* in pkg/kubelet/types/constants.go).
+// The kubelet's texts for why a pod's sandbox must be (re)created; see
+// runtimestate.
 const (
-	MsgNoPodSandbox         = "no pod sandbox exists"
-	MsgMultipleSandboxes    = "multiple pod sandboxes are ready and need to be reconciled"
-	MsgSandboxNotReady      = "pod sandbox is not ready"
-	MsgNetworkNamespaceMode = "network namespace mode changed and sandbox needs to be recreated"
-	MsgNoIPAddress          = "pod sandbox has no IP address"
+	MsgNoPodSandbox         = runtimestate.MsgNoPodSandbox
+	MsgMultipleSandboxes    = runtimestate.MsgMultipleSandboxes
+	MsgSandboxNotReady      = runtimestate.MsgSandboxNotReady
+	MsgNetworkNamespaceMode = runtimestate.MsgNetworkNamespaceMode
+	MsgNoIPAddress          = runtimestate.MsgNoIPAddress
 )
 
 // SandboxCheck is the answer of SandboxChanged.
-type SandboxCheck struct {
-	// Changed says a new sandbox is needed.
-	Changed bool
-	// Attempt is the attempt number of the new sandbox when Changed, and
-	// that of the latest sandbox otherwise (0 when there is none).
-	Attempt uint32
-	// SandboxID is the latest sandbox's ID; empty when there is none or its
-	// network namespace mode changed.
-	SandboxID string
-	// Message is one of the Msg* texts when Changed, empty otherwise.
-	Message string
-}
+type SandboxCheck = runtimestate.SandboxCheck
 
-// SandboxChanged reports whether the pod needs a new sandbox. It mirrors
-// PodSandboxChanged in pkg/kubelet/kuberuntime/util/util.go, checking in
-// the kubelet's order: no sandbox at all; more than one ready sandbox; the
-// latest sandbox not ready; the latest sandbox's network namespace mode
-// not NODE for a hostNetwork pod or not POD otherwise (a mode the runtime
-// did not report reads as POD, as does one the CRI does not know); the
-// latest sandbox of a pod without hostNetwork reporting a network status
-// with no IP.
-//
-// A nil st is a runtime with no sandbox. A nil pod reads as a pod without
-// hostNetwork.
+// SandboxChanged is runtimestate.SandboxChanged (the kubelet's
+// PodSandboxChanged), the first check of Compute.
 func SandboxChanged(pod *v1.Pod, st *runtimestate.Pod) SandboxCheck {
-	if st == nil || len(st.Sandboxes) == 0 {
-		return SandboxCheck{Changed: true, Message: MsgNoPodSandbox}
-	}
-	ready := 0
-	for i := range st.Sandboxes {
-		if st.Sandboxes[i].Ready {
-			ready++
-		}
-	}
-	latest := &st.Sandboxes[0]
-	next := latest.Attempt + 1
-	if ready > 1 {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgMultipleSandboxes}
-	}
-	if !latest.Ready {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgSandboxNotReady}
-	}
-	hostNetwork := pod != nil && pod.Spec.HostNetwork
-	want := runtimestate.NamespacePod
-	if hostNetwork {
-		want = runtimestate.NamespaceNode
-	}
-	if networkMode(latest.NetworkMode) != want {
-		return SandboxCheck{Changed: true, Attempt: next, Message: MsgNetworkNamespaceMode}
-	}
-	if !hostNetwork && !latest.NoNetworkStatus && latest.IP == "" {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgNoIPAddress}
-	}
-	return SandboxCheck{Attempt: latest.Attempt, SandboxID: latest.ID}
-}
-
-// networkMode reads a reported mode as the kubelet reads the CRI enum: an
-// absent or unknown mode is POD.
-func networkMode(m runtimestate.NamespaceMode) runtimestate.NamespaceMode {
-	switch m {
-	case runtimestate.NamespaceContainer, runtimestate.NamespaceNode, runtimestate.NamespaceTarget:
-		return m
-	}
-	return runtimestate.NamespacePod
+	return runtimestate.SandboxChanged(pod, st)
 }

@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/probe"
 )
 
@@ -21,13 +22,10 @@ const (
 	Unknown  = probe.Unknown
 )
 
-// Probes are the liveness and startup results the kubelet holds for one
-// container instance. Readiness results never change what the kubelet does
-// next, so they are not an input.
-type Probes struct {
-	Liveness ProbeResult `json:"liveness,omitempty"`
-	Startup  ProbeResult `json:"startup,omitempty"`
-}
+// Probes are the probe results the kubelet holds for one container
+// instance (probe.Results, the same type podstatus takes). Compute reads
+// Liveness and Startup; readiness never changes what the kubelet does next.
+type Probes = probe.Results
 
 // Actuated are the resources the kubelet last applied to the pod and its
 // containers (its actuated-resources checkpoint), which in-place resize
@@ -50,6 +48,9 @@ type Actuated struct {
 // the gates. The zero value is a kubelet with no probe results, no
 // RestartAllContainers mark, and no actuated-resources record.
 type Options struct {
+	// Features are the kubelet's gates. The zero value is kubelet
+	// v1.37.2's defaults (features.V1_37).
+	Features features.Set `json:"-"`
 	// Probes maps a container instance ID (runtimestate.Container.ID) to
 	// the probe results held for it. A missing ID has no result.
 	Probes map[string]Probes `json:"probes,omitempty"`
@@ -71,17 +72,32 @@ type Ref struct {
 	Name  string
 }
 
-// KillReason is the kubelet's containerKillReason: it picks the grace
-// period of the kill (a probe's own terminationGracePeriodSeconds) and is
-// empty for definition changes and resizes.
+// KillReason is why the kubelet kills a container (the kubelet's
+// containerKillReason, pkg/kubelet/kuberuntime/kuberuntime_manager.go).
+// termination.KillReason is the same type: pass a Kill's Reason to
+// termination.ContainerGracePeriod as it is. Only ReasonLivenessProbe and
+// ReasonStartupProbe change the grace period (a probe's own
+// terminationGracePeriodSeconds).
 type KillReason string
 
-// The kill reasons computePodActions gives.
+// The kill reasons of kubelet v1.37.2.
 const (
-	ReasonNone          KillReason = ""
-	ReasonStartupProbe  KillReason = "StartupProbe"
+	// ReasonNone: computePodActions gives no reason for a definition
+	// change or a resize; it reads as ReasonUnknown.
+	ReasonNone KillReason = ""
+	// ReasonStartupProbe: the startup probe failed.
+	ReasonStartupProbe KillReason = "StartupProbe"
+	// ReasonLivenessProbe: the liveness probe failed.
 	ReasonLivenessProbe KillReason = "LivenessProbe"
-	ReasonUnknown       KillReason = "Unknown"
+	// ReasonFailedPostStartHook: the postStart hook failed.
+	ReasonFailedPostStartHook KillReason = "FailedPostStartHook"
+	// ReasonRestartAllContainers: a RestartAllContainers rule fired (the
+	// kubelet passes a grace override of 0, so the container gets the 2 s
+	// minimum).
+	ReasonRestartAllContainers KillReason = "RestartAllContainers"
+	// ReasonUnknown: every other kill, including every container of a pod
+	// kill (killContainersWithSyncResult).
+	ReasonUnknown KillReason = "Unknown"
 )
 
 // Cause says why an instance is killed, in words the kubelet's reason does

@@ -406,13 +406,13 @@ var shapes = []shape{
 
 	// Gates.
 	gate("v1.37.2 defaults", func(s features.Set) bool { return s == features.V1_37() }),
-	gate("ContainerRestartRules off", func(s features.Set) bool { return !s.ContainerRestartRules }),
+	gate("ContainerRestartRules off", func(s features.Set) bool { return !s.Enabled(features.ContainerRestartRules) }),
 	gate("RestartAllContainersOnContainerExits off, ContainerRestartRules on", func(s features.Set) bool {
-		return !s.RestartAllContainersOnContainerExits && s.ContainerRestartRules
+		return !s.Enabled(features.RestartAllContainersOnContainerExits) && s.Enabled(features.ContainerRestartRules)
 	}),
-	gate("ReduceDefaultCrashLoopBackOffDecay on", func(s features.Set) bool { return s.ReduceDefaultCrashLoopBackOffDecay }),
-	gate("InPlacePodVerticalScalingMemoryBackedVolumes on", func(s features.Set) bool { return s.InPlacePodVerticalScalingMemoryBackedVolumes }),
-	gate("ChangeContainerStatusOnKubeletRestart on", func(s features.Set) bool { return s.ChangeContainerStatusOnKubeletRestart }),
+	gate("ReduceDefaultCrashLoopBackOffDecay on", func(s features.Set) bool { return s.Enabled(features.ReduceDefaultCrashLoopBackOffDecay) }),
+	gate("InPlacePodVerticalScalingMemoryBackedVolumes on", func(s features.Set) bool { return s.Enabled(features.InPlacePodVerticalScalingMemoryBackedVolumes) }),
+	gate("ChangeContainerStatusOnKubeletRestart on", func(s features.Set) bool { return s.Enabled(features.ChangeContainerStatusOnKubeletRestart) }),
 }
 
 // countShapes draws n cases and counts, for each shape, the cases that

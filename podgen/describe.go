@@ -181,8 +181,10 @@ func writeState(b *strings.Builder, pod *v1.Pod, st *runtimestate.Pod) {
 		switch {
 		case spec == nil:
 			b.WriteString(" not-in-spec")
+		case c.HashMissing:
+			b.WriteString(" hash-missing")
 		case c.Hash == 0:
-			b.WriteString(" hash=0")
+			b.WriteString(" hash-from-spec")
 		case c.Hash != containerhash.Of(spec):
 			fmt.Fprintf(b, " hash=%d(image %s)", c.Hash, c.Image)
 		}

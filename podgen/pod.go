@@ -96,16 +96,16 @@ type PodOptions struct {
 // (version skew, gates changed later), so Case does not apply ForGates on
 // its own.
 func (o PodOptions) ForGates(gates features.Set) PodOptions {
-	if !gates.ContainerRestartRules {
+	if !gates.Enabled(features.ContainerRestartRules) {
 		o.NoRestartRules = true
 	}
-	if !gates.RestartAllContainersOnContainerExits {
+	if !gates.Enabled(features.RestartAllContainersOnContainerExits) {
 		o.NoRestartAllContainers = true
 	}
-	if !gates.PodLevelResources {
+	if !gates.Enabled(features.PodLevelResources) {
 		o.NoPodResources = true
 	}
-	if !gates.InPlacePodVerticalScaling {
+	if !gates.Enabled(features.InPlacePodVerticalScaling) {
 		o.NoResizePolicy = true
 	}
 	return o

@@ -137,6 +137,7 @@ func PodActionsOptions(c Case) *rapid.Generator[podactions.Options] {
 	probes := PodActionsProbes(c.Probes)
 	return rapid.Custom(func(t *rapid.T) podactions.Options {
 		return podactions.Options{
+			Features:             c.Features,
 			Probes:               probes,
 			RestartAllContainers: chance(t, 25, "restart all containers"),
 			Actuated:             act.Draw(t, "actuated"),

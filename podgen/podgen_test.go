@@ -31,7 +31,7 @@ var podOptionCases = []struct {
 		NoInitContainers: true, NoSidecars: true, NoEphemeral: true, NoProbes: true, NoDeletion: true,
 		NoHostNetwork: true, NoResources: true, NoVolumes: true, NoRestartRules: true, MaxContainers: 1,
 	}},
-	{"gates off", PodOptions{}.ForGates(features.Set{})},
+	{"gates off", PodOptions{}.ForGates(allOff())},
 	{"no RestartAllContainers", PodOptions{NoRestartAllContainers: true}},
 	{"bigger", PodOptions{MaxContainers: 8, MaxInitContainers: 6, MaxSidecars: 6, MaxEphemeral: 4}},
 	{"Never pods, own images", PodOptions{RestartPolicies: []v1.RestartPolicy{v1.RestartPolicyNever}, Images: []string{"a:1", "b:2"}}},
@@ -95,14 +95,14 @@ func TestFeaturesKeepLocksAndDependencies(t *testing.T) {
 
 func TestRespectDependenciesChains(t *testing.T) {
 	s := features.V1_37()
-	s.InPlacePodVerticalScaling = false
-	s.ContainerRestartRules = false
+	s, _ = s.With(features.InPlacePodVerticalScaling, false)
+	s, _ = s.With(features.ContainerRestartRules, false)
 	got := respectDependencies(s)
-	if got.InPlacePodVerticalScalingInitContainers || got.InPlacePodLevelResourcesVerticalScaling ||
-		got.InPlacePodVerticalScalingMemoryBackedVolumes || got.RestartAllContainersOnContainerExits {
+	if got.Enabled(features.InPlacePodVerticalScalingInitContainers) || got.Enabled(features.InPlacePodLevelResourcesVerticalScaling) ||
+		got.Enabled(features.InPlacePodVerticalScalingMemoryBackedVolumes) || got.Enabled(features.RestartAllContainersOnContainerExits) {
 		t.Errorf("dependent gates left on: %v", got)
 	}
-	if !got.PodLevelResources || !got.KubeletCrashLoopBackOffMax {
+	if !got.Enabled(features.PodLevelResources) || !got.Enabled(features.KubeletCrashLoopBackOffMax) {
 		t.Errorf("independent gates turned off: %v", got)
 	}
 }
@@ -121,7 +121,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestCasesUseFixedGates(t *testing.T) {
 	gates := features.V1_37()
-	gates.ReduceDefaultCrashLoopBackOffDecay = true
+	gates, _ = gates.With(features.ReduceDefaultCrashLoopBackOffDecay, true)
 	rapid.Check(t, func(t *rapid.T) {
 		c := Cases(CaseOptions{Gates: &gates}).Draw(t, "case")
 		if c.Features != gates {
@@ -257,4 +257,14 @@ func TestSelfChecksCatchMistakes(t *testing.T) {
 			t.Errorf("%s: not caught", name)
 		}
 	}
+}
+
+// allOff is a Set with every gate off: no kubelet runs with it, but it
+// reaches every gate-off code path at once.
+func allOff() features.Set {
+	var s features.Set
+	for _, g := range features.Gates() {
+		s, _ = s.With(g, false)
+	}
+	return s
 }

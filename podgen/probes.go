@@ -25,11 +25,7 @@ const (
 
 // ContainerProbes are the results the kubelet holds for one container
 // instance, one per probe kind.
-type ContainerProbes struct {
-	Liveness  ProbeResult
-	Startup   ProbeResult
-	Readiness ProbeResult
-}
+type ContainerProbes = proberesult.Results
 
 // ProbeResults returns a generator of probe results for the instances of
 // state, keyed by container ID. An instance gets a result of a kind only

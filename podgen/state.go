@@ -301,7 +301,7 @@ func drawInstance(t *rapid.T, l string, in *instance, e specEntry, realistic boo
 		in.Hash = containerhash.Of(&v1.Container{Name: c.Name, Image: in.Image})
 	case 2:
 		if !realistic {
-			in.Hash = 0
+			in.Hash, in.HashMissing = 0, true
 		}
 	}
 	in.ImageRef = in.Image + "@sha256:" + strings.Repeat(fmt.Sprintf("%08x", containerhash.Of(&v1.Container{Image: in.Image})), 8)

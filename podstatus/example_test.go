@@ -33,14 +33,14 @@ func Example() {
 	s := podstatus.Compute(pod, st, opts).Status
 	fmt.Println("after the probe succeeds: ready =", s.ContainerStatuses[0].Ready)
 	// Output:
-	// Running reason="" message="" (computed by getPhase)
-	//   getPhase: Running (a container is running and none is unknown) {PendingInit:0 FailedInit:0 FailedInitNotRestartable:0 PendingSidecars:0 Running:1 Waiting:0 Stopped:0 StoppedNotRestartable:0 Succeeded:0 Unknown:0}
+	// Running (computed by getPhase)
+	//   getPhase: Running (a container is running and none is unknown; counted 1 running)
 	//   condition PodReadyToStartContainers=True
 	//   condition Initialized=True
 	//   condition Ready=False (ContainersNotReady)
 	//   condition ContainersReady=False (ContainersNotReady)
 	//   condition PodScheduled=True
 	//   container app: running ready=false started=true restarts=0
-	//   podIPs=[{10.244.1.6}] hostIPs=[{172.18.0.2}]
+	//   podIPs=10.244.1.6 hostIPs=172.18.0.2
 	// after the probe succeeds: ready = true
 }

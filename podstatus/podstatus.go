@@ -29,12 +29,10 @@ const (
 	Unknown  = probe.Unknown
 )
 
-// Probes are the readiness and startup results the kubelet holds for one
-// container instance. Liveness results do not reach the status.
-type Probes struct {
-	Readiness ProbeResult `json:"readiness,omitempty"`
-	Startup   ProbeResult `json:"startup,omitempty"`
-}
+// Probes are the probe results the kubelet holds for one container
+// instance (probe.Results, the same type podactions takes). Compute reads
+// Readiness and Startup; liveness results do not reach the status.
+type Probes = probe.Results
 
 // ProbeWorkers says which probe workers the probe manager has for one
 // container.
@@ -44,8 +42,8 @@ type ProbeWorkers struct {
 }
 
 // Options are the inputs of Compute besides the pod and the runtime state.
-// The zero value is a kubelet with every gate off (set Features to
-// features.V1_37() for the v1.37.2 defaults), no cached status, no probe
+// The zero value is a kubelet v1.37.2 with its default gates, no cached
+// status, no probe
 // result, the probe workers of the pod's spec, an IPv4 node whose Node
 // object the kubelet cannot read (no hostIP), and the clock at the zero
 // time.
@@ -54,6 +52,7 @@ type Options struct {
 	// (see apistatus, phase and conditions). The probe step reads
 	// ChangeContainerStatusOnKubeletRestart, and observedGeneration reads
 	// PodObservedGenerationTracking.
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
 	// Cached is the status the kubelet's status manager holds for the pod
 	// (the status it generated last), or nil when it holds none; then
@@ -147,7 +146,14 @@ func (r Result) String() string {
 		}
 	}
 	if len(r.Status.PodIPs) > 0 || r.Status.HostIP != "" {
-		fmt.Fprintf(&b, "  podIPs=%v hostIPs=%v\n", r.Status.PodIPs, r.Status.HostIPs)
+		var pod, host []string
+		for _, ip := range r.Status.PodIPs {
+			pod = append(pod, ip.IP)
+		}
+		for _, ip := range r.Status.HostIPs {
+			host = append(host, ip.IP)
+		}
+		fmt.Fprintf(&b, "  podIPs=%s hostIPs=%s\n", strings.Join(pod, ","), strings.Join(host, ","))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -157,8 +163,14 @@ func describeState(s v1.ContainerState) string {
 	case s.Running != nil:
 		return "running"
 	case s.Terminated != nil:
-		return fmt.Sprintf("terminated(%d %s)", s.Terminated.ExitCode, s.Terminated.Reason)
+		if s.Terminated.Reason == "" {
+			return fmt.Sprintf("terminated(exit %d)", s.Terminated.ExitCode)
+		}
+		return fmt.Sprintf("terminated(exit %d, %s)", s.Terminated.ExitCode, s.Terminated.Reason)
 	case s.Waiting != nil:
+		if s.Waiting.Reason == "" {
+			return "waiting"
+		}
 		return fmt.Sprintf("waiting(%s)", s.Waiting.Reason)
 	}
 	return "no state"
@@ -265,7 +277,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	setHostIPs(pod, s, opts.HostIPs)
 
 	// 7. observedGeneration, as the status manager sets it.
-	if pod.Status.ObservedGeneration != 0 || f.PodObservedGenerationTracking {
+	if pod.Status.ObservedGeneration != 0 || f.Enabled(features.PodObservedGenerationTracking) {
 		s.ObservedGeneration = pod.Generation
 	}
 	return r

@@ -173,7 +173,7 @@ func TestComputeComposition(t *testing.T) {
 		st: runningState(),
 		opts: func() Options {
 			f := gates
-			f.ChangeContainerStatusOnKubeletRestart = true
+			f, _ = f.With(features.ChangeContainerStatusOnKubeletRestart, true)
 			return Options{Features: f, ProberStart: sec(100)}
 		}(),
 		check: func(t *testing.T, r Result) {
@@ -305,7 +305,8 @@ func TestComputeComposition(t *testing.T) {
 			if r.Status.ObservedGeneration != 3 {
 				t.Errorf("observedGeneration %d", r.Status.ObservedGeneration)
 			}
-			if g := Compute(onePod(v1.RestartPolicyAlways, false), nil, Options{}).Status.ObservedGeneration; g != 0 {
+			off, _ := features.V1_37().With(features.PodObservedGenerationTracking, false)
+			if g := Compute(onePod(v1.RestartPolicyAlways, false), nil, Options{Features: off}).Status.ObservedGeneration; g != 0 {
 				t.Errorf("observedGeneration without the gate %d", g)
 			}
 		},

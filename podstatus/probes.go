@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
@@ -81,7 +82,7 @@ func (p *prober) isContainerStarted(cs *v1.ContainerStatus) bool {
 	if r, ok := p.result(cs.ContainerID, startup); ok {
 		return r == Success
 	}
-	if !p.opts.Features.ChangeContainerStatusOnKubeletRestart && cs.Started != nil && *cs.Started {
+	if !p.opts.Features.Enabled(features.ChangeContainerStatusOnKubeletRestart) && cs.Started != nil && *cs.Started {
 		return true
 	}
 	return !p.worker(cs.Name, startupWorker)
@@ -98,7 +99,7 @@ func (p *prober) ready(cs *v1.ContainerStatus, c *v1.Container) bool {
 		return true
 	}
 	ready := !p.worker(cs.Name, readinessWorker)
-	if !p.opts.Features.ChangeContainerStatusOnKubeletRestart && c != nil {
+	if !p.opts.Features.Enabled(features.ChangeContainerStatusOnKubeletRestart) && c != nil {
 		p.readyOnKubeletRestart(&ready, cs, c)
 	}
 	return ready

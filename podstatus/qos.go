@@ -18,7 +18,7 @@ func podQOS(pod *v1.Pod, f features.Set) v1.PodQOSClass {
 	if pod.Status.QOSClass != "" {
 		return pod.Status.QOSClass
 	}
-	if f.PodLevelResources && podLevelResourcesSet(pod.Spec.Resources) {
+	if f.Enabled(features.PodLevelResources) && podLevelResourcesSet(pod.Spec.Resources) {
 		return requirementsQOS(pod.Spec.Resources)
 	}
 	var q v1.PodQOSClass

@@ -15,3 +15,14 @@ const (
 	Failure  Result = "Failure"
 	Unknown  Result = "Unknown"
 )
+
+// Results are the results the kubelet's three results managers hold for
+// one container instance. One map of them, keyed by container ID, feeds
+// every package: podactions reads Liveness and Startup (readiness never
+// changes what the kubelet does next), podstatus reads Readiness and
+// Startup (liveness never reaches the status).
+type Results struct {
+	Liveness  Result `json:"liveness,omitempty"`
+	Readiness Result `json:"readiness,omitempty"`
+	Startup   Result `json:"startup,omitempty"`
+}

@@ -376,7 +376,8 @@ func (r *replayer) decide(at time.Time) (*v1.Pod, *runtimestate.Pod, podactions.
 	// status it generates at the start of the sync.
 	ph := podstatus.Compute(pod, st, podstatus.Options{Features: r.gates, Cached: prev, Now: at, RuntimeType: "containerd"}).Phase.Phase
 	opts.RestartAllContainers = restart.RestartingAllContainers(pod, st, prev, ph, r.gates)
-	return pod, st, podactions.Compute(pod, st, r.gates, opts)
+	opts.Features = r.gates
+	return pod, st, podactions.Compute(pod, st, opts)
 }
 
 // specAt returns the pod as the kubelet held it at t: the fixture's pod, or,

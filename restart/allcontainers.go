@@ -107,7 +107,7 @@ func AllContainersRestartCleanedUp(pod *v1.Pod, st *runtimestate.Pod) bool {
 // computePodActions starts the pod again from its first init container in
 // the same sandbox.
 func RestartingAllContainers(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodStatus, phase v1.PodPhase, f features.Set) bool {
-	if pod == nil || !f.RestartAllContainersOnContainerExits || !AllContainersCouldRestart(&pod.Spec) {
+	if pod == nil || !f.Enabled(features.RestartAllContainersOnContainerExits) || !AllContainersCouldRestart(&pod.Spec) {
 		return false
 	}
 	if phase == v1.PodSucceeded || phase == v1.PodFailed {

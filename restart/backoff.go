@@ -58,10 +58,10 @@ type BackOffConfig struct {
 // a maximum outside 1 s to 300 s, or a maximum set while the gate is off.
 func NewBackOffConfig(f features.Set, s BackOffSettings) (BackOffConfig, error) {
 	cfg := BackOffConfig{Initial: DefaultInitialBackOff, Max: DefaultMaxBackOff}
-	if f.ReduceDefaultCrashLoopBackOffDecay {
+	if f.Enabled(features.ReduceDefaultCrashLoopBackOffDecay) {
 		cfg = BackOffConfig{Initial: ReducedInitialBackOff, Max: ReducedMaxBackOff}
 	}
-	if !f.KubeletCrashLoopBackOffMax {
+	if !f.Enabled(features.KubeletCrashLoopBackOffMax) {
 		if s.MaxContainerRestartPeriod != nil {
 			return cfg, fmt.Errorf("restart: crashLoopBackOff.maxContainerRestartPeriod is set but gate %s is off", features.KubeletCrashLoopBackOffMax)
 		}

@@ -129,7 +129,7 @@ func EffectivePolicy(pod *v1.Pod, name string, f features.Set) (e Effective, ok 
 		e.Policy = v1.ContainerRestartPolicyNever
 		return e, true
 	}
-	if f.ContainerRestartRules && c.RestartPolicy != nil {
+	if f.Enabled(features.ContainerRestartRules) && c.RestartPolicy != nil {
 		e.Rules = c.RestartPolicyRules
 		switch p := *c.RestartPolicy; p {
 		case v1.ContainerRestartPolicyAlways, v1.ContainerRestartPolicyOnFailure, v1.ContainerRestartPolicyNever:
@@ -187,14 +187,14 @@ func RestartsAfterExit(pod *v1.Pod, name string, exitCode int32, reason string, 
 		if reason != "OOMKilled" && exitCode == 0 {
 			return false, kind, true
 		}
-		if !f.ContainerRestartRules {
+		if !f.Enabled(features.ContainerRestartRules) {
 			return pod.Spec.RestartPolicy != v1.RestartPolicyNever, kind, true
 		}
 	}
 	if pod.DeletionTimestamp != nil {
 		return false, kind, true
 	}
-	if f.ContainerRestartRules {
+	if f.Enabled(features.ContainerRestartRules) {
 		return ContainerShouldRestart(c, &pod.Spec, exitCode, f), kind, true
 	}
 	return podPolicyRestarts(pod.Spec.RestartPolicy, exitCode), kind, true

@@ -39,7 +39,7 @@ func ShouldContainerBeRestarted(c *v1.Container, pod *v1.Pod, st *runtimestate.P
 		return true
 	}
 	code := int32(newest.ExitCode)
-	if f.ContainerRestartRules {
+	if f.Enabled(features.ContainerRestartRules) {
 		return ContainerShouldRestart(c, &pod.Spec, code, f)
 	}
 	switch pod.Spec.RestartPolicy {
@@ -78,7 +78,7 @@ func ContainerShouldRestart(c *v1.Container, spec *v1.PodSpec, exitCode int32, f
 			case v1.ContainerRestartRuleActionRestart:
 				return true
 			case v1.ContainerRestartRuleActionRestartAllContainers:
-				if f.RestartAllContainersOnContainerExits {
+				if f.Enabled(features.RestartAllContainersOnContainerExits) {
 					return true
 				}
 			}

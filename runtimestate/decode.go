@@ -5,13 +5,28 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/util/yaml"
+	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
 )
 
-// FromJSON decodes a Pod from JSON with camelCase keys. Unknown keys are an
-// error, so that a misspelt field does not silently read as its zero value.
-// The result is not normalized or validated.
+// FromJSON decodes a Pod from JSON with camelCase keys and validates it.
+// Unknown keys are an error, so that a misspelt field does not silently
+// read as its zero value, and so is a state no runtime can report (an
+// unknown container state, duplicate IDs, sandboxes or containers not
+// newest first: see Validate). The result is not reordered. DecodeJSON
+// skips the validation.
 func FromJSON(data []byte) (*Pod, error) {
+	p, err := DecodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("runtimestate: %w", err)
+	}
+	return p, nil
+}
+
+// DecodeJSON decodes a Pod as FromJSON does, without validating it.
+func DecodeJSON(data []byte) (*Pod, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var p Pod
@@ -21,10 +36,10 @@ func FromJSON(data []byte) (*Pod, error) {
 	return &p, nil
 }
 
-// FromYAML decodes a Pod from YAML (or JSON) with camelCase keys, as
-// FromJSON does.
+// FromYAML decodes a Pod from YAML (or JSON) with camelCase keys and
+// validates it, as FromJSON does.
 func FromYAML(data []byte) (*Pod, error) {
-	js, err := yaml.ToJSON(data)
+	js, err := yamljson.ToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("runtimestate: %w", err)
 	}

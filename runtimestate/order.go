@@ -72,6 +72,9 @@ func (p *Pod) Validate() error {
 		if c.Name == "" {
 			errs = append(errs, fmt.Errorf("containers[%d] (%s): empty name", i, c.ID))
 		}
+		if c.HashMissing && c.Hash != 0 {
+			errs = append(errs, fmt.Errorf("containers[%d] (%s): hashMissing with hash %d", i, c.ID, c.Hash))
+		}
 		switch c.State {
 		case Created, Running, Exited, Unknown:
 		default:

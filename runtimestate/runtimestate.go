@@ -92,9 +92,18 @@ type Container struct {
 	Image    string `json:"image,omitempty"`
 	ImageRef string `json:"imageRef,omitempty"`
 	// Hash is the container hash the kubelet stored in the
-	// io.kubernetes.container.hash annotation (see package containerhash);
-	// 0 when the annotation is missing.
+	// io.kubernetes.container.hash annotation (see package containerhash).
+	// 0 means not given: the decisions then take the instance to have been
+	// created from the container's current spec (its definition has not
+	// changed), which is what a hand-written state means. Set Hash only to
+	// model an instance created from another definition.
 	Hash uint64 `json:"hash,omitempty"`
+	// HashMissing models a runtime that reports no hash for the instance
+	// (the annotation is missing or 0): the kubelet then reads hash 0, finds
+	// the definition changed and replaces a running instance. This is the
+	// faithful reading of a real report without the annotation; Hash must
+	// be 0 with it.
+	HashMissing bool `json:"hashMissing,omitempty"`
 	// RestartCount is the io.kubernetes.container.restartCount annotation.
 	RestartCount int `json:"restartCount,omitempty"`
 	// CreatedAt, StartedAt and FinishedAt are zero when unknown; StartedAt

@@ -155,7 +155,10 @@ func FuzzFromJSON(f *testing.F) {
 	f.Add([]byte(`{"containers":[{"id":"c","name":"a","state":"exited","exitCode":-1}]}`))
 	f.Add([]byte(`{"sandboxes":[{"id":"s","ready":true}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := FromJSON(data)
+		if p, err := FromJSON(data); err == nil && p.Validate() != nil {
+			t.Fatal("FromJSON returned a state that does not validate")
+		}
+		p, err := DecodeJSON(data)
 		if err != nil {
 			return
 		}

@@ -1,9 +1,12 @@
 package termination
 
 import (
+	"fmt"
+
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
 // MirrorPodAnnotation marks a mirror pod (kubetypes.ConfigMirrorAnnotationKey).
@@ -35,4 +38,62 @@ func CanBeDeleted(pod *v1.Pod, podIsFinished bool, f features.Set) bool {
 		return false
 	}
 	return podIsFinished
+}
+
+// Deletion is MayDelete's answer: whether the kubelet deletes the API
+// object now, and why (or why not) in words.
+type Deletion struct {
+	Delete bool
+	Why    string
+}
+
+func (d Deletion) String() string {
+	if d.Delete {
+		return "the kubelet deletes the pod now: " + d.Why
+	}
+	return "the kubelet does not delete the pod yet: " + d.Why
+}
+
+// MayDelete answers "may the kubelet delete this pod's API object now?"
+// from what a user holds: the pod as the API shows it, what the runtime
+// reports (nil: nothing), and the pod worker's state (nil: unknown to the
+// worker). It is CanBeDeleted with podIsFinished read off the worker
+// (WorkerState.Finished: SyncTerminatedPod has succeeded), plus one check
+// of the inputs: the kubelet reaches SyncTerminatedPod only after every
+// container was stopped, so a runtime state with a running or created
+// container contradicts a finished worker, and MayDelete says no, naming
+// the container, where CanBeDeleted would take the flag at its word.
+//
+// The kubelet's steps to get there, for a pod deleted with grace: UpdatePod
+// with a kill update (the worker starts terminating), Plan the kill,
+// Complete with the SyncTerminatingPod result (terminated), Complete with
+// the SyncTerminatedPod result (finished); the API status must by then
+// carry a terminal phase, which the kubelet writes in SyncTerminatingPod.
+func MayDelete(pod *v1.Pod, st *runtimestate.Pod, w *WorkerState) Deletion {
+	switch {
+	case pod == nil:
+		return Deletion{Why: "no pod"}
+	case pod.DeletionTimestamp == nil:
+		return Deletion{Why: "the pod has no deletionTimestamp (nobody asked to delete it)"}
+	}
+	if _, mirror := pod.Annotations[MirrorPodAnnotation]; mirror {
+		return Deletion{Why: "a mirror pod: the kubelet never deletes it this way"}
+	}
+	if pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
+		return Deletion{Why: fmt.Sprintf("the API status phase is %q, not Succeeded or Failed: the kubelet has not written a terminal status yet", pod.Status.Phase)}
+	}
+	if st != nil {
+		for _, c := range st.Containers {
+			if c.State == runtimestate.Running || c.State == runtimestate.Created {
+				return Deletion{Why: fmt.Sprintf("container %s (%s) is still %s: the pod worker cannot have finished", c.Name, c.ID, c.State)}
+			}
+		}
+	}
+	switch {
+	case w == nil:
+		return Deletion{Why: "the pod worker does not know the pod, so it never finished it"}
+	case !w.Finished:
+		return Deletion{Why: fmt.Sprintf("the pod worker is in %s, not finished (SyncTerminatedPod has not succeeded)", w.WorkType())}
+	}
+	return Deletion{Delete: CanBeDeleted(pod, true, features.Set{}), Why: "deletionTimestamp set, terminal phase, pod worker finished"}
 }

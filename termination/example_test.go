@@ -55,8 +55,8 @@ func ExamplePlan() {
 	fmt.Print(tl)
 	// Output:
 	// sidecar ordering in force
-	// app (c2): grace 20s; preStop 0s-4s (-4s); StopContainer at 4s timeout 16s; SIGKILL at 20s
-	// sidecar (c1): grace 20s; preStop 0s-10s (-10s); waits 10s-20s for app (-10s); StopContainer at 20s timeout 2s; SIGKILL at 22s
+	// app (c2): grace 20s; preStop 0s-4s (4s off the grace); StopContainer (SIGTERM) at 4s, timeout 16s; SIGKILL at 20s
+	// sidecar (c1): grace 20s; preStop 0s-10s (10s off the grace); waits 10s-20s for app (10s off the grace); StopContainer (SIGTERM) at 20s, timeout 2s; SIGKILL at 22s
 	// StopPodSandbox at 22s (s1)
 }
 
@@ -74,8 +74,8 @@ func ExamplePlan_appExits() {
 	fmt.Print(tl)
 	// Output:
 	// sidecar ordering in force
-	// app (c2): grace 20s; preStop 0s-4s (-4s); StopContainer at 4s timeout 16s; exits at 5s
-	// sidecar (c1): grace 20s; preStop 0s-10s (-10s); waits 10s-10s for app (-0s); StopContainer at 10s timeout 10s; exits at 10.5s
+	// app (c2): grace 20s; preStop 0s-4s (4s off the grace); StopContainer (SIGTERM) at 4s, timeout 16s; exits at 5s
+	// sidecar (c1): grace 20s; preStop 0s-10s (10s off the grace); waits 10s-10s for app (0s off the grace); StopContainer (SIGTERM) at 10s, timeout 10s; exits at 10.5s
 	// StopPodSandbox at 10.5s (s1)
 }
 

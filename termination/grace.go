@@ -6,32 +6,21 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
 )
 
-// KillReason is why the kubelet kills a container (the kubelet's
-// containerKillReason, pkg/kubelet/kuberuntime/kuberuntime_manager.go). Only
-// ReasonLivenessProbe and ReasonStartupProbe change the grace period; the
-// others are listed so that callers (such as a computePodActions
-// reimplementation) can pass the kubelet's value through unchanged.
-type KillReason string
+// KillReason is why the kubelet kills a container: podactions.KillReason,
+// the type computePodActions gives.
+type KillReason = podactions.KillReason
 
-// The kill reasons of kubelet v1.37.2.
+// The kill reasons of kubelet v1.37.2 (see podactions).
 const (
-	// ReasonStartupProbe: the startup probe failed; the probe's own
-	// terminationGracePeriodSeconds applies when set.
-	ReasonStartupProbe KillReason = "StartupProbe"
-	// ReasonLivenessProbe: the liveness probe failed; the probe's own
-	// terminationGracePeriodSeconds applies when set.
-	ReasonLivenessProbe KillReason = "LivenessProbe"
-	// ReasonFailedPostStartHook: the postStart hook failed.
-	ReasonFailedPostStartHook KillReason = "FailedPostStartHook"
-	// ReasonRestartAllContainers: a RestartAllContainers rule fired (the
-	// kubelet passes a grace override of 0, so the container gets the 2 s
-	// minimum).
-	ReasonRestartAllContainers KillReason = "RestartAllContainers"
-	// ReasonUnknown: every other kill, including every container of a pod
-	// kill (killContainersWithSyncResult).
-	ReasonUnknown KillReason = "Unknown"
+	ReasonNone                 = podactions.ReasonNone
+	ReasonStartupProbe         = podactions.ReasonStartupProbe
+	ReasonLivenessProbe        = podactions.ReasonLivenessProbe
+	ReasonFailedPostStartHook  = podactions.ReasonFailedPostStartHook
+	ReasonRestartAllContainers = podactions.ReasonRestartAllContainers
+	ReasonUnknown              = podactions.ReasonUnknown
 )
 
 // MinimumGracePeriodSeconds is the least time the kubelet ever gives a

@@ -17,7 +17,7 @@ import (
 // and processes that ignore the stop signal.
 type Options struct {
 	// Features are the kubelet's gates. No gate of v1.37.2 changes a
-	// termination decision, so the zero value is fine.
+	// termination decision. The zero value is kubelet v1.37.2's defaults.
 	Features features.Set
 	// GracePeriodOverride is the override the kubelet's caller passes to
 	// KillPod: the pod worker's effective grace (EffectiveGracePeriod) in
@@ -284,7 +284,11 @@ func specByName(pod *v1.Pod, name string) *v1.Container {
 	return c
 }
 
-// String renders the timeline one event a line.
+// String renders the timeline one container a line. Times are offsets from
+// the start of the kill. "(4s off the grace)" is what the kubelet deducts
+// from the grace for the time the preStop hook (or the wait for other
+// containers) took, in whole seconds, truncated; the StopContainer timeout
+// is what is left, and never less than 2 s.
 func (t Timeline) String() string {
 	var b strings.Builder
 	if t.Ordered {
@@ -297,16 +301,16 @@ func (t Timeline) String() string {
 		}
 		fmt.Fprintf(&b, "%s (%s): grace %ds", c.Name, c.ID, c.Stop.Grace)
 		if c.Stop.PreStopRan {
-			fmt.Fprintf(&b, "; preStop 0s-%s (-%ds)", fmtDur(c.PreStopEnd), c.Stop.PreStopDeducted)
+			fmt.Fprintf(&b, "; preStop 0s-%s (%ds off the grace)", fmtDur(c.PreStopEnd), c.Stop.PreStopDeducted)
 		}
 		if c.Stop.Waited && (len(c.WaitsFor) > 0 || c.Stop.WaitElapsed > 0) {
 			fmt.Fprintf(&b, "; waits %s-%s", fmtDur(c.PreStopEnd), fmtDur(c.WaitEnd))
 			if len(c.WaitsFor) > 0 {
 				fmt.Fprintf(&b, " for %s", strings.Join(c.WaitsFor, ", "))
 			}
-			fmt.Fprintf(&b, " (-%ds)", c.Stop.WaitDeducted)
+			fmt.Fprintf(&b, " (%ds off the grace)", c.Stop.WaitDeducted)
 		}
-		fmt.Fprintf(&b, "; StopContainer at %s timeout %ds; ", fmtDur(c.StopCall), c.Stop.Timeout)
+		fmt.Fprintf(&b, "; StopContainer (SIGTERM) at %s, timeout %ds; ", fmtDur(c.StopCall), c.Stop.Timeout)
 		if c.StopFailed {
 			b.WriteString("the call fails, the process keeps running\n")
 		} else if c.Killed {

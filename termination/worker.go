@@ -362,6 +362,33 @@ type Queries struct {
 	ShouldPodContentBeRemoved        bool
 }
 
+// String lists the queries that answer true, by the kubelet's method
+// names ("CouldHaveRunningContainers, ShouldPodContainersBeTerminating"),
+// or "none".
+func (q Queries) String() string {
+	var on []string
+	for _, e := range []struct {
+		v    bool
+		name string
+	}{
+		{q.IsPodKnownTerminated, "IsPodKnownTerminated"},
+		{q.CouldHaveRunningContainers, "CouldHaveRunningContainers"},
+		{q.ShouldPodBeFinished, "ShouldPodBeFinished"},
+		{q.IsPodTerminationRequested, "IsPodTerminationRequested"},
+		{q.ShouldPodContainersBeTerminating, "ShouldPodContainersBeTerminating"},
+		{q.ShouldPodRuntimeBeRemoved, "ShouldPodRuntimeBeRemoved"},
+		{q.ShouldPodContentBeRemoved, "ShouldPodContentBeRemoved"},
+	} {
+		if e.v {
+			on = append(on, e.name)
+		}
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, ", ")
+}
+
 // Query mirrors the pod worker's query methods for a pod in state s (nil:
 // unknown to the worker).
 func Query(s *WorkerState, podsSynced bool, f features.Set) Queries {

@@ -124,3 +124,13 @@ func TestWorkerTransitions(t *testing.T) {
 		t.Errorf("unknown pod before sync: %+v", q)
 	}
 }
+
+func TestQueriesString(t *testing.T) {
+	if got := (Queries{}).String(); got != "none" {
+		t.Errorf("zero Queries = %q", got)
+	}
+	q := Queries{CouldHaveRunningContainers: true, ShouldPodContainersBeTerminating: true}
+	if got := q.String(); got != "CouldHaveRunningContainers, ShouldPodContainersBeTerminating" {
+		t.Errorf("String() = %q", got)
+	}
+}

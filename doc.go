@@ -1,0 +1,57 @@
+// Package kubeletlogic is the pod-lifecycle decision logic of the
+// Kubernetes kubelet v1.37.2 as pure Go functions: given a pod spec and
+// what the container runtime reports, they answer what the real kubelet
+// would decide. This package holds no code; start here, then go to the
+// package that answers your question.
+//
+// # Start here
+//
+// Inputs are what you hold:
+//
+//   - a pod: manifest.Pod / manifest.Read read `kubectl get pod -o yaml`
+//     output (YAML or JSON), Lists, and workload manifests (Deployment,
+//     Job, CronJob, … — their pod template); apidefaults.Pod fills in what
+//     the API server would default, so a minimal hand-written pod works;
+//   - what the runtime reports: runtimestate.FromYAML reads a state written
+//     by hand with only what matters (instances without a hash were created
+//     from the current spec);
+//   - the node: a features.Set, whose zero value is kubelet v1.37.2 with its
+//     default gates (features.Parse reads --feature-gates); every Options
+//     struct that leaves Features out models a real v1.37.2 node;
+//   - probe results: one map[string]probe.Results keyed by container
+//     instance ID, for podactions and podstatus alike;
+//   - time: always an argument (Options.Now, a now parameter); nothing
+//     reads the clock.
+//
+// # Question to function
+//
+//	What does the kubelet do next (start, kill, reset)?   podactions.Compute
+//	Does a container restart after this exit?             restart.RestartsAfterExit
+//	When is the next restart (crash-loop back-off)?        restart.BackOffConfig.Decide, .Schedule
+//	Back-off from a kubectl status?                        restart.BackOffConfig.EntryFromStatus
+//	Do RestartAllContainers rules fire?                    restart.ShouldAllContainersRestart, RestartingAllContainers
+//	What status does the kubelet write?                    podstatus.Compute
+//	Phase, conditions, STATUS from an API status?          podstatus.Recompute
+//	The pod phase alone?                                   phase.Compute, phase.Resolve
+//	The conditions alone?                                  conditions.Generate
+//	The container statuses alone?                          apistatus.Compute
+//	kubectl's STATUS column?                               kubectlstatus.Compute
+//	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
+//	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
+//	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
+//	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
+//	Would the API server accept this pod?                  validation.Pod
+//	Random pods and states for my own property tests?      podgen
+//
+// Every decision function says in its doc comment which kubelet function it
+// mirrors; the differential suite (module differential/) compares each with
+// that very function, compiled from k8s.io/kubernetes@v1.37.2, on random
+// inputs, and replay/ replays states captured from a real kubelet.
+//
+// # Rules every package follows
+//
+// No exported function panics; a nil pod or runtime state has a documented
+// answer. Runtime states list sandboxes and containers newest first.
+// Feature gates and node settings are arguments. The examples of this
+// package answer design-review questions end to end.
+package kubeletlogic

@@ -1,0 +1,115 @@
+package podstatus
+
+import (
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/conditions"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
+	"github.com/kubeletlogic/kubeletlogic/phase"
+)
+
+// RecomputeOptions are the inputs of Recompute besides the pod. The zero
+// value is a v1.37.2 node at the zero time with a pod that is not terminal.
+type RecomputeOptions struct {
+	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
+	Features features.Set
+	// PodIsTerminal is the kubelet's podIsTerminal (see Options).
+	PodIsTerminal bool
+	// Now is the clock, read for spec.activeDeadlineSeconds.
+	Now time.Time
+}
+
+// Recomputed is what the kubelet derives from a pod's container statuses.
+type Recomputed struct {
+	// GetPhase is getPhase's answer; Phase the phase, reason and message
+	// after the rules that follow it.
+	GetPhase phase.Result
+	Phase    phase.Status
+	// PodHasInitialized is the estimate of the kubelet's podHasInitialized
+	// that GetPhase used (see Recompute).
+	PodHasInitialized bool
+	// Conditions are the conditions the kubelet writes, transition times
+	// kept from the pod's status where the status did not change.
+	Conditions []v1.PodCondition
+	// Status is the pod status with Phase, Reason, Message and Conditions
+	// replaced by the recomputed ones; the container statuses are the
+	// pod's own.
+	Status v1.PodStatus
+	// KubectlStatus is kubectl's STATUS column for that status.
+	KubectlStatus string
+}
+
+// Recompute takes a pod with its status, as `kubectl get pod -o yaml`
+// shows it, and recomputes from its container statuses what the kubelet
+// v1.37.2 derives from them: the phase (phase.Compute, then phase.Resolve),
+// the conditions (conditions.Generate) and the STATUS column
+// (kubectlstatus.Compute). It answers "given these container statuses,
+// what phase, conditions and STATUS would a kubelet write?" without a
+// runtime state. Where the kubelet reads the runtime, Recompute reads the
+// API status instead, and says so:
+//
+//   - podHasInitialized (getPhase's input) is true when a regular container
+//     has a running or terminated state or a last termination: an instance
+//     of it existed. The kubelet counts only instances in the active
+//     sandbox, which the API does not show.
+//   - PodReadyToStartContainers and AllContainersRestarting are taken from
+//     the pod's status as they are (the sandbox and the containers being
+//     reset are not in the API status); when the status has none, they are
+//     generated as for a runtime with no sandbox and no instance.
+//   - A terminal phase in the pod's status is kept, as the kubelet keeps a
+//     terminal phase it wrote.
+//
+// The container statuses themselves are taken as they are: to compute them,
+// use Compute with a runtime state. A nil pod gives the zero Recomputed.
+func Recompute(pod *v1.Pod, opts RecomputeOptions) Recomputed {
+	if pod == nil {
+		return Recomputed{}
+	}
+	var r Recomputed
+	r.PodHasInitialized = hadRegularInstance(&pod.Spec, pod.Status.ContainerStatuses)
+	r.GetPhase = phase.Compute(pod, &pod.Status, phase.Options{Features: opts.Features, PodIsTerminal: opts.PodIsTerminal, PodHasInitialized: r.PodHasInitialized})
+	r.Phase = phase.Resolve(pod, r.GetPhase.Phase, phase.ResolveOptions{Now: opts.Now})
+
+	gen := *pod.Status.DeepCopy()
+	gen.Phase, gen.Reason, gen.Message = r.Phase.Phase, r.Phase.Reason, r.Phase.Message
+	conds := conditions.Generate(pod, &gen, conditions.Options{Features: opts.Features, PodIsTerminal: opts.PodIsTerminal})
+	for i := range conds {
+		if conds[i].Type != v1.PodReadyToStartContainers && conds[i].Type != v1.AllContainersRestarting {
+			continue
+		}
+		for _, c := range pod.Status.Conditions {
+			if c.Type == conds[i].Type {
+				conds[i] = *c.DeepCopy()
+				break
+			}
+		}
+	}
+	r.Conditions = conditions.KeepTransitionTimes(conds, &pod.Status, opts.Now)
+	gen.Conditions = r.Conditions
+	r.Status = gen
+	shown := pod.DeepCopy()
+	shown.Status = gen
+	r.KubectlStatus = kubectlstatus.Compute(shown)
+	return r
+}
+
+// hadRegularInstance: some regular container of spec has a status showing
+// that an instance of it existed.
+func hadRegularInstance(spec *v1.PodSpec, statuses []v1.ContainerStatus) bool {
+	if conditions.HasAnyRegularContainerStarted(spec, statuses) {
+		return true
+	}
+	for i := range statuses {
+		if statuses[i].LastTerminationState.Terminated != nil {
+			for j := range spec.Containers {
+				if spec.Containers[j].Name == statuses[i].Name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
