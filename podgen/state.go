@@ -397,6 +397,11 @@ func drawReportedResources(t *rapid.T, l string, c *v1.Container) *runtimestate.
 	if q, ok := c.Resources.Limits[v1.ResourceMemory]; ok {
 		r.MemoryLimit = ptr(q.DeepCopy())
 	}
+	if r.CPURequest != nil && r.CPURequest.MilliValue() < 2 {
+		// The kubelet writes a request below 2m as 2 cgroup shares (the
+		// minimum), which read back as 2m.
+		r.CPURequest = ptr(mustQuantity("2m"))
+	}
 	if chance(t, 25, l+" resources differ from the spec") {
 		switch weighted(t, l+" resource that differs", 1, 1, 1, 1) {
 		case 0:
