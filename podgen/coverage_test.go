@@ -270,6 +270,21 @@ var shapes = []shape{
 		return s != nil && s.NoNetworkStatus
 	}},
 	{"additional IPs", func(c Case) bool { return len(c.State.IPs()) > 1 }},
+	{"ready sandbox, empty primary IP, additional IPs", func(c Case) bool {
+		s := c.State.ActiveSandbox()
+		return s != nil && s.IP == "" && len(s.AdditionalIPs) > 0 && len(c.State.IPs()) > 0
+	}},
+	{"ready sandbox, IPv6 first", func(c Case) bool {
+		ips := c.State.IPs()
+		return len(ips) > 1 && strings.Contains(ips[0], ":")
+	}},
+	{"ready sandbox, an IP that does not parse", func(c Case) bool {
+		s := c.State.ActiveSandbox()
+		return s != nil && !s.NoNetworkStatus && (s.IP != "" || len(s.AdditionalIPs) > 0) && c.State.IPs() == nil
+	}},
+	{"odd image", func(c Case) bool {
+		return slices.ContainsFunc(c.Pod.Spec.Containers, func(ct v1.Container) bool { return strings.HasPrefix(ct.Image, OddImagePrefix) })
+	}},
 	{"equal sandbox attempts", func(c Case) bool {
 		s := c.State.Sandboxes
 		return len(s) > 1 && s[0].Attempt == s[1].Attempt

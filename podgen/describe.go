@@ -3,6 +3,7 @@ package podgen
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,7 +99,14 @@ func writePod(b *strings.Builder, pod *v1.Pod) {
 }
 
 func writeContainer(b *strings.Builder, c *v1.Container, k kind) {
-	fmt.Fprintf(b, "  %s (%s) %s hash=%d", c.Name, k, c.Image, containerhash.Of(c))
+	fmt.Fprintf(b, "  %s (%s) %s hash=%d", c.Name, k, text(c.Image), containerhash.Of(c))
+	if c.Command != nil || c.Args != nil || c.Env != nil || c.WorkingDir != "" {
+		fmt.Fprintf(b, " command=%q args=%q", c.Command, c.Args)
+		for _, e := range c.Env {
+			fmt.Fprintf(b, " env %s=%q", e.Name, e.Value)
+		}
+		fmt.Fprintf(b, " workingDir=%q", c.WorkingDir)
+	}
 	if c.RestartPolicy != nil && k != kindSidecar {
 		fmt.Fprintf(b, " restartPolicy=%s", *c.RestartPolicy)
 	}
@@ -186,7 +194,7 @@ func writeState(b *strings.Builder, pod *v1.Pod, st *runtimestate.Pod) {
 		case c.Hash == 0:
 			b.WriteString(" hash-from-spec")
 		case c.Hash != containerhash.Of(spec):
-			fmt.Fprintf(b, " hash=%d(image %s)", c.Hash, c.Image)
+			fmt.Fprintf(b, " hash=%d(image %s)", c.Hash, text(c.Image))
 		}
 		fmt.Fprintf(b, " created=%s", offset(c.CreatedAt))
 		if !c.StartedAt.IsZero() {
@@ -217,4 +225,16 @@ func writeState(b *strings.Builder, pod *v1.Pod, st *runtimestate.Pod) {
 // offset renders ts as its distance from Epoch, e.g. "T+1h2m3s".
 func offset(ts time.Time) string {
 	return "T+" + ts.Sub(Epoch).String()
+}
+
+// text returns s as it is when it is plain printable ASCII without quotes
+// or spaces, and Go-quoted otherwise (odd images carry control characters
+// and invalid UTF-8).
+func text(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

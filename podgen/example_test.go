@@ -56,7 +56,7 @@ func describePod(pod *v1.Pod) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/%s restartPolicy=%s deleted=%t\n", pod.Namespace, pod.Name, pod.Spec.RestartPolicy, pod.DeletionTimestamp != nil)
 	line := func(c *v1.Container) {
-		fmt.Fprintf(&b, "  %-10s %s", c.Name, c.Image)
+		fmt.Fprintf(&b, "  %-10s %q", c.Name, c.Image)
 		if c.RestartPolicy != nil {
 			fmt.Fprintf(&b, " restartPolicy=%s", *c.RestartPolicy)
 		}
@@ -96,11 +96,12 @@ func ExamplePod() {
 	fmt.Print(describePod(pod))
 	// Output:
 	// default/pod-345 restartPolicy=OnFailure deleted=true
-	//   init-0     busybox:1.36
-	//   sidecar-1  busybox:1.37 restartPolicy=Always
-	//   sidecar-2  registry.k8s.io/pause:3.10 restartPolicy=Always
-	//   init-3     busybox:1.36
-	//   app-0      busybox:1.37 restartPolicy=Always [RestartAllContainers if In [143]] [Restart if In [0 137]] [RestartAllContainers if In [0]]
+	//   init-0     "nginx:1.27"
+	//   sidecar-1  "busybox:1.36" restartPolicy=Always [RestartAllContainers if In [137 0 42]] [Restart if In [42 0 137]]
+	//   sidecar-2  "busybox:1.37" restartPolicy=Always [Restart if In [255]]
+	//   init-3     "busybox:1.37"
+	//   app-0      "nginx:1.27" restartPolicy=Always [RestartAllContainers if In [137]] [RestartAllContainers if In [0]] [Restart if In [137]]
+	//   app-1      "registry.example/odd-\u2029:1"
 }
 
 // RuntimeState draws what the runtime reports about a given pod, here a
@@ -119,8 +120,8 @@ func ExampleRuntimeState() {
 	st := podgen.RuntimeState(pod, podgen.StateOptions{Realistic: true}).Example(6)
 	fmt.Print(describeState(st))
 	// Output:
-	// sandbox s2 attempt=2 ready=true ip="10.244.2.7"
-	// sandbox s1 attempt=1 ready=false ip="10.244.1.125"
+	// sandbox s2 attempt=2 ready=true ip="fd00::2:43"
+	// sandbox s1 attempt=1 ready=false ip="fd00::1:145"
 	// sandbox s0 attempt=0 ready=false ip=""
 	//   c09 app        in s2 running  restarts=2
 	//   c08 proxy      in s2 exited   restarts=6 exit=137 OOMKilled
@@ -158,14 +159,17 @@ func ExampleCases() {
 	fmt.Print(c) // the same text rapid logs for a drawn Case
 	// Output:
 	// gates: KubeletCrashLoopBackOffMax=false
-	// pod kube-system/pod-29 restartPolicy=OnFailure hostNetwork grace=30 deleted=T+1h0m49s(grace 30)
-	//   sidecar-0 (sidecar) busybox:1.36 hash=4225841052 livenessProbe readinessProbe resources=cpu:250m/250m,memory:256Mi
-	//   app-0 (container) registry.k8s.io/pause:3.10 hash=2810420700 resources=cpu:100m,memory:64Mi
-	// sandbox s0 attempt=0 ready=true mode="" created=T+51m5s
-	//   c04 sidecar-0 in s0 running restarts=2 created=T+53m21s started=T+53m25s
-	//   c03 app-0 in s0 running restarts=10 hash=2533644761(image nginx:1.27) created=T+52m13s started=T+52m13s
-	//   c02 sidecar-0 in s0 exited restarts=1 exit=255(Error) created=T+51m47s started=T+51m49s finished=T+52m8s
-	//   c01 sidecar-0 in s0 exited restarts=0 exit=137(Error) hash=95709163(image nginx:1.27) created=T+51m41s started=T+51m44s finished=T+51m45s
-	// probes c01: liveness=Unknown
-	// probes c04: liveness=Success readiness=Failure
+	// pod kube-system/pod-29 restartPolicy=OnFailure hostNetwork grace=30 emptyDir:shm(memory)(limit 128Mi)
+	//   sidecar-0 (sidecar) busybox:1.37 hash=1391380941 startupProbe readinessProbe resources=memory:256Mi
+	//   app-0 (container) registry.example/odd-.<:1 hash=44210671 restartPolicy=Never [Restart if NotIn [2 1]] [RestartAllContainers if In [137 2]] livenessProbe startupProbe readinessProbe resources=cpu:250m/1,memory:512Mi
+	//   c05 sidecar-0 in s-removed running restarts=2 created=T+8m48s started=T+8m51s reported=mem:256Mi,
+	//   c04 app-0 in s-removed exited restarts=1 exit=2(Error) created=T+7m16s started=T+7m19s finished=T+7m24s
+	//   c03 sidecar-0 in s-removed exited restarts=1 exit=128(Error) created=T+6m54s started=T+6m58s finished=T+6m58s
+	//   c02 app-0 in s-removed exited restarts=0 exit=1(OOMKilled) created=T+6m45s started=T+6m48s finished=T+6m55s
+	//   c01 sidecar-0 in s-removed exited restarts=0 exit=2(Error) created=T+6m1s started=T+6m4s finished=T+6m5s
+	// probes c01: startup=Success readiness=Success
+	// probes c02: liveness=Success startup=Success readiness=Success
+	// probes c03: startup=Failure readiness=Success
+	// probes c04: liveness=Success readiness=Success
+	// probes c05: readiness=Success
 }

@@ -143,7 +143,11 @@ func (o PodOptions) restartPolicies() []v1.RestartPolicy {
 //     order; 1-4 regular containers; 0-2 ephemeral containers; names are
 //     unique across all lists ("init-N", "sidecar-N", "app-N", "debug-N",
 //     N the index in the container's list);
-//   - images from a small pool (see DefaultImages);
+//   - images from a small pool (see DefaultImages), now and then (when
+//     PodOptions.Images is empty) an image outside it, starting with
+//     OddImagePrefix, whose text carries every character class the
+//     container hash escapes; now and then a command, arguments, an env
+//     value and a working directory with the same characters;
 //   - container restartPolicy on regular containers (Always, OnFailure,
 //     Never) and on regular init containers (OnFailure, Never), and
 //     restartPolicyRules (actions Restart and RestartAllContainers,
@@ -286,11 +290,12 @@ func drawPod(t *rapid.T, o PodOptions) *v1.Pod {
 func drawContainer(t *rapid.T, o PodOptions, k kind, name string, podPolicy v1.RestartPolicy) v1.Container {
 	c := v1.Container{
 		Name:                     name,
-		Image:                    pick(t, name+" image", o.images()),
+		Image:                    drawImage(t, o, name),
 		ImagePullPolicy:          v1.PullIfNotPresent,
 		TerminationMessagePath:   v1.TerminationMessagePathDefault,
 		TerminationMessagePolicy: v1.TerminationMessageReadFile,
 	}
+	drawOddRuntimeFields(t, name, &c)
 	if chance(t, 15, name+" FallbackToLogsOnError") {
 		c.TerminationMessagePolicy = v1.TerminationMessageFallbackToLogsOnError
 	}
@@ -481,14 +486,38 @@ func drawEphemeral(t *rapid.T, o PodOptions, name string, targets []v1.Container
 	ec := v1.EphemeralContainer{
 		EphemeralContainerCommon: v1.EphemeralContainerCommon{
 			Name:                     name,
-			Image:                    pick(t, name+" image", o.images()),
+			Image:                    drawImage(t, o, name),
 			ImagePullPolicy:          v1.PullIfNotPresent,
 			TerminationMessagePath:   v1.TerminationMessagePathDefault,
 			TerminationMessagePolicy: v1.TerminationMessageReadFile,
 		},
 	}
+	drawOddRuntimeFields(t, name, (*v1.Container)(&ec.EphemeralContainerCommon))
 	if chance(t, 40, name+" targetContainerName") {
 		ec.TargetContainerName = pick(t, name+" target", targets).Name
 	}
 	return ec
+}
+
+// drawImage draws a container image: from the pool, or (now and then, when
+// the caller gave no pool of its own) an odd image.
+func drawImage(t *rapid.T, o PodOptions, name string) string {
+	if len(o.Images) == 0 && chance(t, 15, name+" odd image") {
+		return oddImage(t, name+" odd image text")
+	}
+	return pick(t, name+" image", o.images())
+}
+
+// drawOddRuntimeFields now and then gives c a command, arguments, an env
+// value and a working directory with odd characters. None of them takes
+// part in the container hash; they are there so that a hash that read them
+// would be seen.
+func drawOddRuntimeFields(t *rapid.T, name string, c *v1.Container) {
+	if !chance(t, 10, name+" odd command, args, env, workingDir") {
+		return
+	}
+	c.Command = []string{"sh", "-c", oddText(t, name+" odd command")}
+	c.Args = []string{oddText(t, name+" odd arg")}
+	c.Env = []v1.EnvVar{{Name: "ODD", Value: oddText(t, name+" odd env value")}}
+	c.WorkingDir = "/work/" + oddText(t, name+" odd workingDir")
 }

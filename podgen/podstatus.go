@@ -131,7 +131,9 @@ func psTinyReported(t *rapid.T, st *runtimestate.Pod) {
 			continue
 		}
 		if in.Resources.CPURequest != nil {
-			in.Resources.CPURequest = ptr(mustQuantity(pick(t, in.ID+" tiny reported cpu request", []string{"1m", "2m", "3m"})))
+			// Cgroup shares cannot read back as 1m (2 shares, the
+			// minimum, read as 2m): a runtime never reports it.
+			in.Resources.CPURequest = ptr(mustQuantity(pick(t, in.ID+" tiny reported cpu request", []string{"2m", "3m", "4m"})))
 		}
 		if in.Resources.CPULimit != nil {
 			in.Resources.CPULimit = ptr(mustQuantity(pick(t, in.ID+" tiny reported cpu limit", []string{"5m", "10m", "11m"})))

@@ -51,8 +51,11 @@ var stateExitCodes = []int{0, 1, 2, 42, 128, 137, 143, 255}
 //   - 0-3 sandboxes, newest first by attempt (equal attempts now and then),
 //     ready or not (more than one ready now and then), with network mode
 //     NODE for hostNetwork pods and POD otherwise (now and then another
-//     mode, or "" which reads as POD), and an IP, an empty IP, additional
-//     IPs, or no network status at all;
+//     mode, or "" which reads as POD), and an IPv4 or IPv6 primary IP
+//     (dual stack in either order), an empty IP (now and then with
+//     additional IPs only), no network status at all, and (unless
+//     Realistic) now and then an IP that does not parse, parses only with
+//     leading zeros, or repeats a family;
 //   - for each container name of the spec (regular, init, sidecar,
 //     ephemeral) 0-3 instances (0 models a container that never ran or
 //     whose instances were garbage-collected), oldest first in older
@@ -362,6 +365,21 @@ func drawExit(t *rapid.T, l string, c *v1.Container, realistic bool) (int, strin
 	return code, reason
 }
 
+// oddIPs are addresses the kubelet does not parse, or parses only
+// sloppily (leading zeros), or that repeat the family of the primary one.
+var oddIPs = []string{"10.244.1", "not-an-ip", "fe80::1%eth0", "", "010.244.0.07", "fd00:0000::0001", "10.244.9.9", "fd00::99"}
+
+// drawOddIPs now and then replaces the primary IP of sb, or adds an
+// additional one, with one of oddIPs.
+func drawOddIPs(t *rapid.T, l string, sb *runtimestate.Sandbox) {
+	switch weighted(t, l+" odd IP", 80, 10, 10) {
+	case 1:
+		sb.IP = pick(t, l+" odd primary IP", oddIPs)
+	case 2:
+		sb.AdditionalIPs = append(sb.AdditionalIPs, pick(t, l+" odd additional IP", oddIPs))
+	}
+}
+
 // drawReportedResources draws the resources the runtime reports for an
 // instance: those of the spec, sometimes with one value changed (a resize
 // not yet actuated, or one the runtime rounded).
@@ -378,6 +396,11 @@ func drawReportedResources(t *rapid.T, l string, c *v1.Container) *runtimestate.
 	}
 	if q, ok := c.Resources.Limits[v1.ResourceMemory]; ok {
 		r.MemoryLimit = ptr(q.DeepCopy())
+	}
+	if r.CPURequest != nil && r.CPURequest.MilliValue() < 2 {
+		// The kubelet writes a request below 2m as 2 cgroup shares (the
+		// minimum), which read back as 2m.
+		r.CPURequest = ptr(mustQuantity("2m"))
 	}
 	if chance(t, 25, l+" resources differ from the spec") {
 		switch weighted(t, l+" resource that differs", 1, 1, 1, 1) {
@@ -428,7 +451,8 @@ func drawSandbox(t *rapid.T, pod *v1.Pod, k, n int, createdAt time.Time, realist
 		}
 	}
 
-	ip := fmt.Sprintf("10.244.%d.%d", k, 2+rapid.IntRange(0, 200).Draw(t, l+" ip"))
+	v4 := fmt.Sprintf("10.244.%d.%d", k, 2+rapid.IntRange(0, 200).Draw(t, l+" ip"))
+	v6 := fmt.Sprintf("fd00::%d:%d", k, 2+rapid.IntRange(0, 200).Draw(t, l+" ipv6"))
 	const (
 		withIP = iota
 		emptyIP
@@ -451,9 +475,26 @@ func drawSandbox(t *rapid.T, pod *v1.Pod, k, n int, createdAt time.Time, realist
 	}
 	switch shape {
 	case withIP:
-		sb.IP = ip
-		if chance(t, 20, l+" additional IPs") {
-			sb.AdditionalIPs = []string{fmt.Sprintf("fd00::%d:%d", k, 2+rapid.IntRange(0, 200).Draw(t, l+" ipv6"))}
+		// IPv4 only, dual stack, IPv6 first, IPv6 only.
+		switch weighted(t, l+" ip families", 60, 20, 10, 10) {
+		case 0:
+			sb.IP = v4
+		case 1:
+			sb.IP, sb.AdditionalIPs = v4, []string{v6}
+		case 2:
+			sb.IP, sb.AdditionalIPs = v6, []string{v4}
+		case 3:
+			sb.IP = v6
+		}
+		if !realistic {
+			drawOddIPs(t, l, &sb)
+		}
+	case emptyIP:
+		if !realistic && chance(t, 20, l+" additional IPs without a primary") {
+			sb.AdditionalIPs = []string{pick(t, l+" lone additional IP", []string{v4, v6})}
+			if chance(t, 50, l+" second additional IP") {
+				sb.AdditionalIPs = append(sb.AdditionalIPs, pick(t, l+" second additional IP value", []string{v4, v6}))
+			}
 		}
 	case noStatus:
 		sb.NoNetworkStatus = true

@@ -2,8 +2,6 @@ package podstatus
 
 import (
 	"net"
-	"strconv"
-	"strings"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -11,17 +9,10 @@ import (
 )
 
 // sandboxIPs returns the pod IPs the kubelet's runtime manager reports
-// (determinePodSandboxIPs in pkg/kubelet/kuberuntime/kuberuntime_sandbox.go,
-// over the active sandbox, runtimestate.Pod.IPs): none when the primary or
-// an additional IP does not parse.
+// (determinePodSandboxIPs in pkg/kubelet/kuberuntime/kuberuntime_sandbox.go):
+// runtimestate.Pod.IPs.
 func sandboxIPs(st *runtimestate.Pod) []string {
-	ips := st.IPs()
-	for _, ip := range ips {
-		if parseIPSloppy(ip) == nil {
-			return nil
-		}
-	}
-	return ips
+	return st.IPs()
 }
 
 // sortPodIPs mirrors Kubelet.sortPodIPs: the first IP of the node's family
@@ -85,27 +76,5 @@ func family(s string) string {
 
 func isIPv4(ip net.IP) bool { return ip != nil && ip.To4() != nil }
 
-// parseIPSloppy is utilnet.ParseIPSloppy for the forms a runtime reports:
-// net.ParseIP, plus dotted IPv4 with leading zeros read as decimal (as
-// Go's parser did before 1.17).
-func parseIPSloppy(s string) net.IP {
-	if ip := net.ParseIP(s); ip != nil {
-		return ip
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return nil
-	}
-	var b [4]byte
-	for i, p := range parts {
-		if p == "" || len(p) > 3 || strings.TrimLeft(p, "0123456789") != "" {
-			return nil
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n > 255 {
-			return nil
-		}
-		b[i] = byte(n)
-	}
-	return net.IPv4(b[0], b[1], b[2], b[3])
-}
+// parseIPSloppy is utilnet.ParseIPSloppy (runtimestate.ParseIP).
+func parseIPSloppy(s string) net.IP { return runtimestate.ParseIP(s) }

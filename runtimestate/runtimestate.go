@@ -150,14 +150,33 @@ func (p *Pod) IsActive(c *Container) bool {
 	return s != nil && c != nil && c.SandboxID == s.ID
 }
 
-// IPs returns the pod IPs the kubelet takes from the runtime: those of the
-// latest sandbox, only when it is ready.
+// IPs returns the pod IPs the kubelet takes from the runtime
+// (determinePodSandboxIPs): those of the latest sandbox, only when it is
+// ready and reports a network status. The primary IP comes first unless it
+// is empty (a runtime that does not manage the pod's network, or reports
+// only additional IPs), then the additional IPs as reported. When any of
+// them does not parse, the kubelet reports none. IPs are returned as the
+// runtime wrote them; they parse as the kubelet parses them (utilnet's
+// ParseIPSloppy: dotted IPv4 parts may carry leading zeros).
 func (p *Pod) IPs() []string {
 	s := p.ActiveSandbox()
-	if s == nil || s.IP == "" {
+	if s == nil || s.NoNetworkStatus {
 		return nil
 	}
-	return append([]string{s.IP}, s.AdditionalIPs...)
+	var out []string
+	if s.IP != "" {
+		out = append(out, s.IP)
+	}
+	out = append(out, s.AdditionalIPs...)
+	for _, ip := range out {
+		if ParseIP(ip) == nil {
+			return nil
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // Newest returns the newest instance named name in any sandbox, or nil

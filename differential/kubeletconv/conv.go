@@ -1,55 +1,88 @@
-// Package kubeletconv converts kubeletlogic's inputs into the kubelet's own
-// types, so that a differential test can hand the same case to both sides.
-// Keep it small and obviously right: a bug here would hide a bug in the
-// library.
+//go:build kubeletlogic_overlay
+
 package kubeletconv
 
 import (
+	"fmt"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
+	apitest "k8s.io/cri-api/pkg/apis/testing"
+	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// RuntimeType is the container-ID scheme used for converted instances.
+// RuntimeType is the container-ID scheme used for converted instances: the
+// runtime name the fake CRI service reports.
 const RuntimeType = "containerd"
 
-// PodStatus returns the kubecontainer.PodStatus that
-// kubeGenericRuntimeManager.GetPodStatus would build from the same runtime
-// report. Order is kept as given (runtimestate.Pod is newest first, as the
-// kubelet sorts). nil gives nil.
+// cpuPeriod is the CFS period written for CPU limits (the kubelet's
+// default cpuCFSQuotaPeriod, 100 ms, in microseconds).
+const cpuPeriod = 100000
+
+// PodStatus returns the kubecontainer.PodStatus that the kubelet's
+// GetPodStatus builds when the runtime reports p: p is written as raw CRI
+// sandboxes and containers (with the labels and annotations the kubelet
+// writes) into a fake CRI runtime service, listed with the kubelet's
+// GetPods and read back with its GetPodStatus, which decide the order, the
+// active sandbox, the pod IPs and the active containers. nil gives nil.
+//
+// What the CRI cannot carry and is therefore taken from p as it is: a
+// container's MemoryRequest (the kubelet reads it from its actuated-resources
+// store, per container name, not from the runtime). What the CRI cannot
+// express panics (a test bug, never a library one): a CPU request or limit
+// that does not survive the kubelet's shares / quota conversion, a zero
+// resource value (the kubelet reads 0 as "not reported"). A zero time is
+// written as 0 ns, which the kubelet reads as the Unix epoch.
 func PodStatus(p *runtimestate.Pod) *kubecontainer.PodStatus {
 	if p == nil {
 		return nil
 	}
-	out := &kubecontainer.PodStatus{
-		ID:                      p.UID,
-		Name:                    p.Name,
-		Namespace:               p.Namespace,
-		IPs:                     p.IPs(),
-		TimeStamp:               p.Timestamp,
-		SandboxStatuses:         []*runtimeapi.PodSandboxStatus{},
-		ContainerStatuses:       []*kubecontainer.Status{},
-		ActiveContainerStatuses: []*kubecontainer.Status{},
-	}
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{UID: p.UID, Name: p.Name, Namespace: p.Namespace}}
+	var sandboxes []*apitest.FakePodSandbox
 	for i := range p.Sandboxes {
-		out.SandboxStatuses = append(out.SandboxStatuses, Sandbox(&p.Sandboxes[i]))
+		sandboxes = append(sandboxes, &apitest.FakePodSandbox{PodSandboxStatus: *Sandbox(pod, &p.Sandboxes[i])})
 	}
+	var containers []*apitest.FakeContainer
 	for i := range p.Containers {
-		c := Container(&p.Containers[i])
-		out.ContainerStatuses = append(out.ContainerStatuses, c)
-		if p.IsActive(&p.Containers[i]) {
-			// The kubelet builds the active list as separate values with
-			// the same content.
-			cp := *c
-			out.ActiveContainerStatuses = append(out.ActiveContainerStatuses, &cp)
+		containers = append(containers, criContainer(pod, &p.Containers[i]))
+	}
+	out, err := kuberuntime.KLGetPodStatus(RuntimeType, p.UID, p.Name, p.Namespace, p.Timestamp, sandboxes, containers)
+	if err != nil {
+		panic(fmt.Sprintf("kubeletconv: the kubelet's GetPodStatus failed: %v", err))
+	}
+	byID := map[string]*runtimestate.Container{}
+	for i := range p.Containers {
+		byID[p.Containers[i].ID] = &p.Containers[i]
+	}
+	for _, s := range out.ContainerStatuses {
+		if c := byID[s.ID.ID]; c != nil {
+			addMemoryRequest(s, c)
 		}
 	}
 	return out
 }
 
-// Sandbox converts one sandbox to the CRI status the runtime reports.
-func Sandbox(s *runtimestate.Sandbox) *runtimeapi.PodSandboxStatus {
+// addMemoryRequest puts c's memory request, which no CRI response carries,
+// on the kubelet's status s.
+func addMemoryRequest(s *kubecontainer.Status, c *runtimestate.Container) {
+	if c.Resources == nil || c.Resources.MemoryRequest == nil {
+		return
+	}
+	if s.Resources == nil {
+		s.Resources = &kubecontainer.ContainerResources{}
+	}
+	q := c.Resources.MemoryRequest.DeepCopy()
+	s.Resources.MemoryRequest = &q
+}
+
+// Sandbox converts one sandbox of pod to the CRI status the runtime reports.
+func Sandbox(pod *v1.Pod, s *runtimestate.Sandbox) *runtimeapi.PodSandboxStatus {
 	st := runtimeapi.PodSandboxState_SANDBOX_NOTREADY
 	if s.Ready {
 		st = runtimeapi.PodSandboxState_SANDBOX_READY
@@ -57,8 +90,9 @@ func Sandbox(s *runtimestate.Sandbox) *runtimeapi.PodSandboxStatus {
 	out := &runtimeapi.PodSandboxStatus{
 		Id:        s.ID,
 		State:     st,
-		Metadata:  &runtimeapi.PodSandboxMetadata{Attempt: s.Attempt},
-		CreatedAt: s.CreatedAt.UnixNano(),
+		Metadata:  &runtimeapi.PodSandboxMetadata{Name: pod.Name, Uid: string(pod.UID), Namespace: pod.Namespace, Attempt: s.Attempt},
+		CreatedAt: nanos(s.CreatedAt),
+		Labels:    kuberuntime.KLPodSandboxLabels(pod),
 	}
 	if !s.NoNetworkStatus {
 		out.Network = &runtimeapi.PodSandboxNetworkStatus{Ip: s.IP}
@@ -88,42 +122,90 @@ func NamespaceMode(m runtimestate.NamespaceMode) runtimeapi.NamespaceMode {
 	return runtimeapi.NamespaceMode_POD
 }
 
-// State maps a state name to the kubelet's; anything unknown reads as
-// unknown, as the kubelet maps CRI states.
-func State(s runtimestate.State) kubecontainer.State {
+// CRIState maps a state name to the CRI state a runtime reports; anything
+// unknown is CONTAINER_UNKNOWN.
+func CRIState(s runtimestate.State) runtimeapi.ContainerState {
 	switch s {
 	case runtimestate.Created:
-		return kubecontainer.ContainerStateCreated
+		return runtimeapi.ContainerState_CONTAINER_CREATED
 	case runtimestate.Running:
-		return kubecontainer.ContainerStateRunning
+		return runtimeapi.ContainerState_CONTAINER_RUNNING
 	case runtimestate.Exited:
-		return kubecontainer.ContainerStateExited
+		return runtimeapi.ContainerState_CONTAINER_EXITED
 	}
-	return kubecontainer.ContainerStateUnknown
+	return runtimeapi.ContainerState_CONTAINER_UNKNOWN
 }
 
-// Container converts one container instance.
-func Container(c *runtimestate.Container) *kubecontainer.Status {
-	out := &kubecontainer.Status{
-		ID:           kubecontainer.ContainerID{Type: RuntimeType, ID: c.ID},
-		Name:         c.Name,
-		State:        State(c.State),
-		CreatedAt:    c.CreatedAt,
-		StartedAt:    c.StartedAt,
-		FinishedAt:   c.FinishedAt,
-		ExitCode:     c.ExitCode,
-		Image:        c.Image,
-		ImageRef:     c.ImageRef,
-		Hash:         c.Hash,
-		RestartCount: c.RestartCount,
-		Reason:       c.Reason,
-		Message:      c.Message,
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
 	}
-	if r := c.Resources; r != nil {
-		out.Resources = &kubecontainer.ContainerResources{
-			CPURequest: r.CPURequest, CPULimit: r.CPULimit,
-			MemoryRequest: r.MemoryRequest, MemoryLimit: r.MemoryLimit,
+	return t.UnixNano()
+}
+
+// criContainer writes one instance of pod as the runtime reports it.
+func criContainer(pod *v1.Pod, c *runtimestate.Container) *apitest.FakeContainer {
+	return &apitest.FakeContainer{
+		ContainerStatus: runtimeapi.ContainerStatus{
+			Id:          c.ID,
+			Metadata:    &runtimeapi.ContainerMetadata{Name: c.Name, Attempt: uint32(max(c.RestartCount, 0))},
+			State:       CRIState(c.State),
+			CreatedAt:   nanos(c.CreatedAt),
+			StartedAt:   nanos(c.StartedAt),
+			FinishedAt:  nanos(c.FinishedAt),
+			ExitCode:    int32(c.ExitCode),
+			Image:       &runtimeapi.ImageSpec{Image: c.Image},
+			ImageRef:    c.ImageRef,
+			Reason:      c.Reason,
+			Message:     c.Message,
+			Labels:      kuberuntime.KLContainerLabels(pod, c.Name),
+			Annotations: kuberuntime.KLContainerAnnotations(c.Hash, c.RestartCount),
+			Resources:   criResources(c),
+		},
+		SandboxID: c.SandboxID,
+	}
+}
+
+// criResources writes the CPU and memory settings the runtime reports
+// (cgroup shares, CFS quota and period, memory limit in bytes).
+func criResources(c *runtimestate.Container) *runtimeapi.ContainerResources {
+	r := c.Resources
+	if r == nil {
+		return nil
+	}
+	lr := &runtimeapi.LinuxContainerResources{}
+	if q := r.CPURequest; q != nil {
+		m := q.MilliValue()
+		shares := cm.MilliCPUToShares(m)
+		if q.IsZero() || cm.SharesToMilliCPU(int64(shares)) != m {
+			panic(fmt.Sprintf("kubeletconv: %s: cpu request %s cannot be reported through cgroup shares", c.ID, q))
 		}
+		lr.CpuShares = int64(shares)
 	}
-	return out
+	if q := r.CPULimit; q != nil {
+		m := q.MilliValue()
+		quota := m * cpuPeriod / 1000
+		if m <= 0 || cm.QuotaToMilliCPU(quota, cpuPeriod) != m {
+			panic(fmt.Sprintf("kubeletconv: %s: cpu limit %s cannot be reported through a CFS quota", c.ID, q))
+		}
+		lr.CpuQuota, lr.CpuPeriod = quota, cpuPeriod
+	}
+	if q := r.MemoryLimit; q != nil {
+		if q.Value() <= 0 {
+			panic(fmt.Sprintf("kubeletconv: %s: memory limit %s cannot be reported", c.ID, q))
+		}
+		lr.MemoryLimitInBytes = q.Value()
+	}
+	return &runtimeapi.ContainerResources{Linux: lr}
+}
+
+// Container returns the kubelet's GetContainerStatus of one instance, read
+// from a fake CRI runtime service that reports it alone.
+func Container(c *runtimestate.Container) *kubecontainer.Status {
+	s, err := kuberuntime.KLGetContainerStatus(RuntimeType, "", criContainer(&v1.Pod{}, c))
+	if err != nil {
+		panic(fmt.Sprintf("kubeletconv: the kubelet's GetContainerStatus failed: %v", err))
+	}
+	addMemoryRequest(s, c)
+	return s
 }
