@@ -16,19 +16,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 )
 
-// apistatusGates: defaults, then every gate convertToAPIContainerStatuses
-// (or ShouldContainerBeRestarted under it) reads that a v1.37.2 kubelet
-// can flip. InPlacePodVerticalScaling is locked on.
-func apistatusGates(t *testing.T) []features.Set {
-	return gateSettings(t,
-		features.ContainerRestartRules,
-		features.RestartAllContainersOnContainerExits,
-		features.ChangeContainerStatusOnKubeletRestart,
-	)
-}
-
-// apistatusCasesPerSetting: 4 settings give 50,000 cases per run.
-const apistatusCasesPerSetting = 12500
+// apistatusCases: cases per run, each under its own random gate set.
+const apistatusCases = 50000
 
 // quantityEqual compares quantities by value and by how they print, so that
 // a copied quantity equals its original and 1000m does not equal 1.
@@ -37,25 +26,24 @@ var quantityEqual = cmp.Comparer(func(a, b resource.Quantity) bool {
 })
 
 func TestDifferentialApistatus(t *testing.T) {
-	underGates(t, apistatusGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, apistatusCasesPerSetting, f, []string{"convertToAPIContainerStatuses"}, func(rt *rapid.T) {
-			c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
-			ours := map[string]apistatus.StartFailure{}
-			theirs := map[string]kubelet.KLApistatusStartFailure{}
-			for n, sf := range c.StartFailures {
-				ours[n] = apistatus.StartFailure(sf)
-				theirs[n] = kubelet.KLApistatusStartFailure(sf)
-			}
-			old := c.Pod.Status
-			if c.Previous != nil {
-				old = *c.Previous
-			}
-			wantInit, want, wantEph, wantRestarting := kubelet.KLApistatusConvert(c.Pod.DeepCopy(), kubeletconv.PodStatus(c.State), *old.DeepCopy(), theirs)
-			got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
-			wantAll := apistatus.Statuses{InitContainerStatuses: wantInit, ContainerStatuses: want, EphemeralContainerStatuses: wantEph, RestartingAllContainers: wantRestarting}
-			if d := cmp.Diff(wantAll, got, quantityEqual); d != "" {
-				rt.Fatalf("statuses differ from the kubelet's (-kubelet +ours):\n%s\nkubelet:\n%s\nours:\n%s", d, wantAll, got)
-			}
-		})
+	check(t, apistatusCases, []string{"convertToAPIContainerStatuses"}, func(rt *rapid.T, f features.Set) {
+		c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
+		ours := map[string]apistatus.StartFailure{}
+		theirs := map[string]kubelet.KLApistatusStartFailure{}
+		for n, sf := range c.StartFailures {
+			ours[n] = apistatus.StartFailure(sf)
+			theirs[n] = kubelet.KLApistatusStartFailure(sf)
+		}
+		old := c.Pod.Status
+		if c.Previous != nil {
+			old = *c.Previous
+		}
+		wantInit, want, wantEph, wantRestarting := kubelet.KLApistatusConvert(c.Pod.DeepCopy(), kubeletconv.PodStatus(c.State), *old.DeepCopy(), theirs)
+		got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
+		wantAll := apistatus.Statuses{InitContainerStatuses: wantInit, ContainerStatuses: want, EphemeralContainerStatuses: wantEph, RestartingAllContainers: wantRestarting}
+		if d := cmp.Diff(wantAll, got, quantityEqual); d != "" {
+			rt.Fatalf("statuses differ from the kubelet's (-kubelet +ours):\n%s\nkubelet:\n%s\nours:\n%s", d, wantAll, got)
+		}
+		compared(rt, "convertToAPIContainerStatuses")
 	})
 }

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -17,7 +19,9 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 )
 
-// scale multiplies every case count; DIFF_SCALE=0.1 gives a quick run.
+// scale multiplies every case count: DIFF_SCALE=0.1 gives a quick run,
+// DIFF_SCALE=10 a long one. It is the suite's one knob for the number of
+// cases (rapid's own -rapid.checks is refused, see check).
 func scale() float64 {
 	if s, err := strconv.ParseFloat(os.Getenv("DIFF_SCALE"), 64); err == nil && s > 0 {
 		return s
@@ -25,47 +29,278 @@ func scale() float64 {
 	return 1
 }
 
-// checkN runs prop as a rapid property on n random cases (scaled by
-// DIFF_SCALE) and, when every case passed, records n cases compared for
-// each of the named functions under gate set f.
-func checkN(t *testing.T, n int, f features.Set, fns []string, prop func(*rapid.T)) {
+// check runs prop as a rapid property on n random cases (scaled by
+// DIFF_SCALE). Each case first draws a gate set (drawGates), sets the
+// kubelet's process-global gates to it for that case, checks that the
+// kubelet reads every gate of the Set as the Set has it, and hands the Set
+// to prop. prop reports each comparison with the kubelet it made with
+// compared; a case counts only when it passed. fns are the functions the
+// test compares: each must have been compared on at least 1% of the cases,
+// so that a generator that stops drawing the inputs a comparison needs
+// fails the test instead of passing it silently.
+func check(t *testing.T, n int, fns []string, prop func(rt *rapid.T, f features.Set)) {
 	t.Helper()
-	defer func() {
-		if !t.Failed() {
-			for _, fn := range fns {
-				countN(fn, f, n)
-			}
-		}
-	}()
-	n = max(1, int(float64(n)*scale()))
+	checkWith(t, n, fns, drawGates, prop)
+}
+
+// checkDefaults is check with every case under the v1.37.2 defaults, for
+// comparisons whose other side is not the kubelet and reads gates the
+// library does not take (the API server's validation).
+func checkDefaults(t *testing.T, n int, fns []string, prop func(rt *rapid.T, f features.Set)) {
+	t.Helper()
+	checkWith(t, n, fns, func(*rapid.T) features.Set { return features.V1_37() }, prop)
+}
+
+func checkWith(t *testing.T, n int, fns []string, draw func(*rapid.T) features.Set, prop func(rt *rapid.T, f features.Set)) {
+	t.Helper()
 	fl := flag.Lookup("rapid.checks")
+	flag.Visit(func(g *flag.Flag) {
+		if g.Name == "rapid.checks" {
+			t.Fatalf("-rapid.checks is not used by the differential suite: set DIFF_SCALE (a factor on every test's case count) instead")
+		}
+	})
+	n = max(1, int(float64(n)*scale()))
 	old := fl.Value.String()
 	if err := fl.Value.Set(strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
 	}
 	defer fl.Value.Set(old)
-	rapid.Check(t, prop)
+	settableGates(t) // fails the test early if the library and the kubelet disagree on locks
+	passed := 0
+	seen := map[string]int{}
+	rapid.Check(t, func(rt *rapid.T) {
+		f := draw(rt)
+		setKubeletGates(rt, f)
+		c := &pendingCase{gates: f, fns: map[string]bool{}}
+		pending.Lock()
+		pending.m[rt] = c
+		pending.Unlock()
+		defer func() {
+			pending.Lock()
+			delete(pending.m, rt)
+			pending.Unlock()
+		}()
+		prop(rt, f)
+		if !rt.Failed() {
+			passed++
+			for fn := range c.fns {
+				countN(fn, f, 1)
+				seen[fn]++
+			}
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	for _, fn := range fns {
+		if seen[fn]*100 < passed {
+			t.Errorf("%s was compared with the kubelet on %d of %d cases (less than 1%%): the generators no longer draw what this comparison needs", fn, seen[fn], passed)
+		}
+	}
+	for fn := range seen {
+		if !slices.Contains(fns, fn) {
+			t.Errorf("compared(%q) is not in the test's list of functions", fn)
+		}
+	}
 }
 
-// compared counts, per function and gate setting, the cases on which our
-// function and the kubelet's agreed. TestMain prints the table.
-var compared = struct {
-	sync.Mutex
-	n map[string]int
-}{n: map[string]int{}}
+// pendingCase collects the functions a running case has compared; they are
+// counted when the case passes.
+type pendingCase struct {
+	gates features.Set
+	fns   map[string]bool
+}
 
-func countN(fn string, gates features.Set, n int) {
-	compared.Lock()
-	compared.n[fn+"\t"+gates.String()] += n
-	compared.Unlock()
+var pending = struct {
+	sync.Mutex
+	m map[*rapid.T]*pendingCase
+}{m: map[*rapid.T]*pendingCase{}}
+
+// compared records that this case compared the answer of each named
+// function with the kubelet's (call it right after the comparison). The case
+// counts once per function, however many comparisons of it the case made,
+// and only if the whole case passes.
+func compared(rt *rapid.T, fns ...string) {
+	pending.Lock()
+	defer pending.Unlock()
+	c := pending.m[rt]
+	if c == nil {
+		panic("compared called outside check")
+	}
+	for _, fn := range fns {
+		c.fns[fn] = true
+	}
+}
+
+// fataler is what settableGates needs of a *testing.T or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// Settable gates, as the kubelet registry says (computed once).
+var settable struct {
+	once  sync.Once
+	gates []features.Gate
+	err   error
+}
+
+// settableGates returns the gates of features.Gates that a v1.37.2 kubelet
+// accepts changing (not locked in its registry at emulation version 1.37).
+// It fails t when the library's features.Locked or V1_37 disagrees with the
+// kubelet's registry on any gate.
+func settableGates(t fataler) []features.Gate {
+	t.Helper()
+	settable.once.Do(func() {
+		var errs []string
+		for _, g := range features.Gates() {
+			locked, def, err := kubeletgates.LockedTo(string(g))
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			if locked != features.Locked(g) {
+				errs = append(errs, fmt.Sprintf("%s: kubelet locked=%v, features.Locked=%v", g, locked, features.Locked(g)))
+			}
+			if kubeletgates.Enabled(string(g)) != features.V1_37().Enabled(g) {
+				errs = append(errs, fmt.Sprintf("%s: kubelet default %v, features.V1_37 %v", g, kubeletgates.Enabled(string(g)), features.V1_37().Enabled(g)))
+			}
+			if locked && def != features.V1_37().Enabled(g) {
+				errs = append(errs, fmt.Sprintf("%s: locked to %v, features.V1_37 %v", g, def, features.V1_37().Enabled(g)))
+			}
+			if !locked {
+				settable.gates = append(settable.gates, g)
+			}
+		}
+		if len(errs) > 0 {
+			settable.err = fmt.Errorf("%s", strings.Join(errs, "; "))
+		}
+	})
+	if settable.err != nil {
+		t.Fatalf("features and the kubelet's gate registry disagree: %v", settable.err)
+	}
+	return settable.gates
+}
+
+// drawGates draws a gate set a v1.37.2 kubelet accepts: one case in five the
+// v1.37.2 defaults, otherwise every settable gate on or off at random. Then,
+// with the dependencies the kubelet's registry declares, every gate that
+// depends on a gate that is off is switched off (what the kubelet's own test
+// helper does, and the only way such a set passes the kubelet's validation).
+func drawGates(rt *rapid.T) features.Set {
+	gates := settableGates(rt)
+	f := features.V1_37()
+	if rapid.IntRange(0, 4).Draw(rt, "gates: random, not the defaults") != 0 {
+		for _, g := range gates {
+			f, _ = f.With(g, rapid.Bool().Draw(rt, "gate "+string(g)))
+		}
+	}
+	return fixGateDependencies(f)
+}
+
+// fixGateDependencies switches off, until none is left, every gate of f
+// that is on while a gate it depends on (per the kubelet's registry) is off.
+// A dependency the Set does not hold reads as the kubelet's current value.
+func fixGateDependencies(f features.Set) features.Set {
+	holds := map[string]bool{}
+	for _, g := range features.Gates() {
+		holds[string(g)] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range features.Gates() {
+			if !f.Enabled(g) {
+				continue
+			}
+			for _, d := range kubeletgates.Dependencies(string(g)) {
+				on := kubeletgates.Enabled(d)
+				if holds[d] {
+					on = f.Enabled(features.Gate(d))
+				}
+				if !on {
+					f, _ = f.With(g, false)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return f
+}
+
+// gateMap is f's settable gates as kubeletgates.Set takes them.
+func gateMap(tb fataler, f features.Set) map[string]bool {
+	m := map[string]bool{}
+	for _, g := range settableGates(tb) {
+		m[string(g)] = f.Enabled(g)
+	}
+	return m
+}
+
+// setKubeletGates sets the kubelet's gates to f for this case (restored when
+// the case ends) and fails the case unless the kubelet then reads every gate
+// of features.Gates exactly as f has it.
+func setKubeletGates(rt *rapid.T, f features.Set) {
+	kubeletgates.Set(rt, gateMap(rt, f))
+	for _, g := range features.Gates() {
+		if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
+			rt.Fatalf("kubelet gate %s is %v, features.Set has %v (set %s)", g, kubeletgates.Enabled(string(g)), f.Enabled(g), f)
+		}
+	}
+}
+
+// tally is what the report holds per function: the cases compared and, per
+// gate, how many of them ran with it on.
+type tally struct {
+	total int
+	on    map[features.Gate]int
+}
+
+var tallies = struct {
+	sync.Mutex
+	m map[string]*tally
+}{m: map[string]*tally{}}
+
+// countN records n compared cases of function fn under gate set f. check
+// calls it for the functions each passing case reported with compared;
+// tests that do not run through check (hand-written real-time cases) call
+// it themselves after a comparison passed.
+func countN(fn string, f features.Set, n int) {
+	tallies.Lock()
+	defer tallies.Unlock()
+	tl := tallies.m[fn]
+	if tl == nil {
+		tl = &tally{on: map[features.Gate]int{}}
+		tallies.m[fn] = tl
+	}
+	tl.total += n
+	for _, g := range features.Gates() {
+		if f.Enabled(g) {
+			tl.on[g] += n
+		}
+	}
+}
+
+// gateAbbrev names a gate in the report's columns by its capitals
+// (ContainerRestartRules: CRR).
+func gateAbbrev(g features.Gate) string {
+	var b strings.Builder
+	for _, r := range string(g) {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // printCompared writes the table to $DIFF_REPORT (run.sh prints it), or to
-// stdout when that is unset.
+// stdout when that is unset: per function, the cases whose answer was
+// compared with the kubelet's and passed, and per settable gate how many of
+// those cases had it on/off.
 func printCompared() {
-	compared.Lock()
-	defer compared.Unlock()
-	if len(compared.n) == 0 {
+	tallies.Lock()
+	defer tallies.Unlock()
+	if len(tallies.m) == 0 {
 		return
 	}
 	out := os.Stdout
@@ -76,32 +311,42 @@ func printCompared() {
 			out = f
 		}
 	}
-	keys := make([]string, 0, len(compared.n))
-	totals := map[string]int{}
-	for k, v := range compared.n {
-		keys = append(keys, k)
-		var fn string
-		fmt.Sscanf(k, "%s", &fn)
-		totals[fn] += v
+	var gates []features.Gate
+	for _, g := range features.Gates() {
+		if !features.Locked(g) {
+			gates = append(gates, g)
+		}
 	}
-	sort.Strings(keys)
-	fmt.Fprintln(out, "differential: cases compared with kubelet v1.37.2 (function, gates, cases)")
-	for _, k := range keys {
-		fmt.Fprintf(out, "  %s\t%d\n", k, compared.n[k])
-	}
-	fns := make([]string, 0, len(totals))
-	for fn := range totals {
+	fns := make([]string, 0, len(tallies.m))
+	width := len("function")
+	for fn := range tallies.m {
 		fns = append(fns, fn)
+		width = max(width, len(fn))
 	}
 	sort.Strings(fns)
+	fmt.Fprintf(out, "differential: cases compared with kubelet v1.37.2 and passed (DIFF_SCALE=%g); per gate, cases with it on/off\n", scale())
+	for _, g := range gates {
+		fmt.Fprintf(out, "  %-6s %s\n", gateAbbrev(g), g)
+	}
+	fmt.Fprintf(out, "  %-*s %8s", width, "function", "cases")
+	for _, g := range gates {
+		fmt.Fprintf(out, " %13s", gateAbbrev(g))
+	}
+	fmt.Fprintln(out)
 	for _, fn := range fns {
-		fmt.Fprintf(out, "  total %s\t%d\n", fn, totals[fn])
+		tl := tallies.m[fn]
+		fmt.Fprintf(out, "  %-*s %8d", width, fn, tl.total)
+		for _, g := range gates {
+			fmt.Fprintf(out, " %13s", fmt.Sprintf("%d/%d", tl.on[g], tl.total-tl.on[g]))
+		}
+		fmt.Fprintln(out)
 	}
 }
 
-// gateSettings are the gate sets a differential test runs under: the
-// v1.37.2 defaults, then each listed gate flipped (with the gates that
-// depend on a gate switched off along with it, as the kubelet requires).
+// gateSettings are fixed gate sets: the v1.37.2 defaults, then each listed
+// gate flipped (with the gates that depend on it switched off along with
+// it, as the kubelet requires). The random tests draw gates per case
+// instead (check); this stays for hand-written cases.
 func gateSettings(t *testing.T, flip ...features.Gate) []features.Set {
 	t.Helper()
 	out := []features.Set{features.V1_37()}
@@ -110,33 +355,49 @@ func gateSettings(t *testing.T, flip ...features.Gate) []features.Set {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g == features.ContainerRestartRules && !f.Enabled(features.ContainerRestartRules) {
-			f, _ = f.With(features.RestartAllContainersOnContainerExits, false)
-		}
-		out = append(out, f)
+		out = append(out, fixGateDependencies(f))
 	}
 	return out
 }
 
 // underGates runs body once per gate set, in a subtest whose kubelet
-// feature gates are set to match.
+// feature gates are set to match (for hand-written cases; random tests use
+// check).
 func underGates(t *testing.T, sets []features.Set, body func(t *testing.T, f features.Set)) {
 	t.Helper()
 	for _, f := range sets {
 		t.Run(f.String(), func(t *testing.T) {
-			m := map[string]bool{}
-			for _, g := range features.Gates() {
-				if !features.Locked(g) {
-					m[string(g)] = f.Enabled(g)
-				}
-			}
-			kubeletgates.Set(t, m)
+			kubeletgates.Set(t, gateMap(t, f))
 			for _, g := range features.Gates() {
 				if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
 					t.Fatalf("kubelet gate %s is %v, want %v", g, kubeletgates.Enabled(string(g)), f.Enabled(g))
 				}
 			}
 			body(t, f)
+		})
+	}
+}
+
+// BenchmarkCaseGates measures what check adds to every case: drawing a gate
+// set and setting the kubelet's gates to it (restored when the case ends).
+// One op is one rapid case.
+func BenchmarkCaseGates(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		set  bool
+	}{{"draw only", false}, {"draw and set", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			fl := flag.Lookup("rapid.checks")
+			old := fl.Value.String()
+			defer fl.Value.Set(old)
+			fl.Value.Set(strconv.Itoa(b.N))
+			b.ResetTimer()
+			rapid.Check(b, func(rt *rapid.T) {
+				f := drawGates(rt)
+				if bc.set {
+					setKubeletGates(rt, f)
+				}
+			})
 		})
 	}
 }

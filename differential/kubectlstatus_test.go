@@ -45,11 +45,10 @@ func printerStatus(t testing.TB, tg *printers.HumanReadableGenerator, pod *v1.Po
 // would generate (apistatus.Compute on a podgen.StatusCase, which the
 // apistatus differential test checks against the kubelet) with a drawn
 // phase, reason and conditions.
-func kubectlPod(t *rapid.T) *v1.Pod {
+func kubectlPod(t *rapid.T, f features.Set) *v1.Pod {
 	if rapid.Bool().Draw(t, "arbitrary status") {
 		return podgen.PodWithStatus(podgen.PodOptions{}).Draw(t, "pod")
 	}
-	f := features.V1_37()
 	c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
 	fails := map[string]apistatus.StartFailure{}
 	for n, sf := range c.StartFailures {
@@ -69,14 +68,14 @@ const kubectlCases = 50000
 
 func TestDifferentialKubectlstatus(t *testing.T) {
 	tg := printers.NewTableGenerator().With(printersinternal.AddHandlers)
-	// The printer reads no feature gate; the cases run under the defaults.
-	underGates(t, gateSettings(t), func(t *testing.T, f features.Set) {
-		checkN(t, kubectlCases, f, []string{"printPod"}, func(rt *rapid.T) {
-			pod := kubectlPod(rt)
-			want := printerStatus(t, tg, pod)
-			if got := kubectlstatus.Compute(pod); got != want {
-				rt.Fatalf("STATUS %q, printer says %q\nstatus: %+v", got, want, pod.Status)
-			}
-		})
+	// The printer reads no feature gate; the cases draw gates all the same,
+	// for the container statuses apistatus.Compute generates.
+	check(t, kubectlCases, []string{"printPod"}, func(rt *rapid.T, f features.Set) {
+		pod := kubectlPod(rt, f)
+		want := printerStatus(t, tg, pod)
+		if got := kubectlstatus.Compute(pod); got != want {
+			rt.Fatalf("STATUS %q, printer says %q\nstatus: %+v", got, want, pod.Status)
+		}
+		compared(rt, "printPod")
 	})
 }

@@ -18,18 +18,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// phaseGates: defaults, then each gate that changes phase, conditions or
-// the container statuses they are computed from flipped.
-func phaseGates(t *testing.T) []features.Set {
-	return gateSettings(t,
-		features.ContainerRestartRules,
-		features.RestartAllContainersOnContainerExits,
-		features.ChangeContainerStatusOnKubeletRestart,
-	)
-}
-
-// Cases per gate setting: 4 settings give 50,000 cases of getPhase per run.
-const phaseCasesPerSetting = 12500
+// Cases of getPhase per run, each under its own random gate set.
+const phaseCases = 50000
 
 // statusPod draws a pod for the status tests: a podgen pod with, now and
 // then, a config.source annotation (static pods keep their phase when
@@ -68,65 +58,65 @@ func drawNow(t *rapid.T) time.Time {
 }
 
 func TestDifferentialPhaseGetPhase(t *testing.T) {
-	underGates(t, phaseGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, phaseCasesPerSetting, f, []string{"getPhase", "HasAnyActiveRegularContainerStarted", "pastActiveDeadline"}, func(rt *rapid.T) {
-			pod := statusPod(rt)
-			st := podgen.APIStatus(pod, podgen.APIStatusOptions{NoConditions: true, NoPhase: true}).Draw(rt, "statuses")
-			terminal := rapid.Bool().Draw(rt, "podIsTerminal")
-			initialized := rapid.Bool().Draw(rt, "podHasInitialized")
-			info := append(append([]v1.ContainerStatus{}, st.ContainerStatuses...), st.InitContainerStatuses...)
-			want := kubelet.KLPhaseGetPhase(pod, info, terminal, initialized)
-			got := phase.Compute(pod, st, phase.Options{Features: f, PodIsTerminal: terminal, PodHasInitialized: initialized})
-			if got.Phase != want {
-				rt.Fatalf("Compute = %v, kubelet getPhase %s", got, want)
-			}
+	check(t, phaseCases, []string{"getPhase", "HasAnyActiveRegularContainerStarted", "pastActiveDeadline"}, func(rt *rapid.T, f features.Set) {
+		pod := statusPod(rt)
+		st := podgen.APIStatus(pod, podgen.APIStatusOptions{NoConditions: true, NoPhase: true}).Draw(rt, "statuses")
+		terminal := rapid.Bool().Draw(rt, "podIsTerminal")
+		initialized := rapid.Bool().Draw(rt, "podHasInitialized")
+		info := append(append([]v1.ContainerStatus{}, st.ContainerStatuses...), st.InitContainerStatuses...)
+		want := kubelet.KLPhaseGetPhase(pod, info, terminal, initialized)
+		got := phase.Compute(pod, st, phase.Options{Features: f, PodIsTerminal: terminal, PodHasInitialized: initialized})
+		if got.Phase != want {
+			rt.Fatalf("Compute = %v, kubelet getPhase %s", got, want)
+		}
+		compared(rt, "getPhase")
 
-			rs := podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "runtime state")
-			if got, want := phase.HasAnyActiveRegularContainerStarted(pod, rs), kubecontainer.HasAnyActiveRegularContainerStarted(&pod.Spec, kubeletconv.PodStatus(rs)); got != want {
-				rt.Fatalf("HasAnyActiveRegularContainerStarted = %v, kubelet %v", got, want)
-			}
+		rs := podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "runtime state")
+		if got, want := phase.HasAnyActiveRegularContainerStarted(pod, rs), kubecontainer.HasAnyActiveRegularContainerStarted(&pod.Spec, kubeletconv.PodStatus(rs)); got != want {
+			rt.Fatalf("HasAnyActiveRegularContainerStarted = %v, kubelet %v", got, want)
+		}
+		compared(rt, "HasAnyActiveRegularContainerStarted")
 
-			cached := drawCached(rt, pod)
-			now := drawNow(rt)
-			evict, reason, msg := kubelet.KLPhaseShouldEvict(pod, cached, now)
-			if got := phase.PastActiveDeadline(pod, cached, now); got != evict {
-				rt.Fatalf("PastActiveDeadline = %v, kubelet ShouldEvict %v", got, evict)
-			}
-			if evict && (reason != phase.ReasonDeadlineExceeded || msg != phase.MessageDeadlineExceeded) {
-				rt.Fatalf("kubelet evicts with %q %q", reason, msg)
-			}
-		})
+		cached := drawCached(rt, pod)
+		now := drawNow(rt)
+		evict, reason, msg := kubelet.KLPhaseShouldEvict(pod, cached, now)
+		if got := phase.PastActiveDeadline(pod, cached, now); got != evict {
+			rt.Fatalf("PastActiveDeadline = %v, kubelet ShouldEvict %v", got, evict)
+		}
+		if evict && (reason != phase.ReasonDeadlineExceeded || msg != phase.MessageDeadlineExceeded) {
+			rt.Fatalf("kubelet evicts with %q %q", reason, msg)
+		}
+		compared(rt, "pastActiveDeadline")
 	})
 }
 
-// Cases per gate setting of the whole-status comparison, which runs
-// generateAPIPodStatus: 4 settings give 50,000 cases per run.
-const statusCasesPerSetting = 12500
+// Cases per run of the whole-status comparisons, which run
+// generateAPIPodStatus, each under its own random gate set.
+const statusCases = 50000
 
 // TestDifferentialPhaseGenerateAPIPodStatus runs the kubelet's
 // generateAPIPodStatus and checks its phase, reason and message against
 // phase.Compute (over the container statuses the kubelet generated, as they
 // were when it called getPhase) followed by phase.Resolve.
 func TestDifferentialPhaseGenerateAPIPodStatus(t *testing.T) {
-	underGates(t, phaseGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, statusCasesPerSetting, f, []string{"generateAPIPodStatus.phase"}, func(rt *rapid.T) {
-			in := drawStatusInput(rt)
-			var atProbe *v1.PodStatus
-			s := kubelet.KLPhaseGenerateAPIPodStatus(in.pod, kubeletconv.PodStatus(in.rs), in.terminal, in.cached, nil, in.now,
-				func(s *v1.PodStatus) { atProbe = s.DeepCopy() })
-			if atProbe == nil {
-				rt.Fatal("the probe manager was not called")
-			}
-			r := phase.Compute(in.pod, atProbe, phase.Options{
-				Features:          f,
-				PodIsTerminal:     in.terminal,
-				PodHasInitialized: phase.HasAnyActiveRegularContainerStarted(in.pod, in.rs),
-			})
-			got := phase.Resolve(in.pod, r.Phase, phase.ResolveOptions{Cached: in.cached, Now: in.now})
-			if got.Phase != s.Phase || got.Reason != s.Reason || got.Message != s.Message {
-				rt.Fatalf("Resolve = %v (Compute %v), kubelet %s reason=%q message=%q", got, r, s.Phase, s.Reason, s.Message)
-			}
+	check(t, statusCases, []string{"generateAPIPodStatus.phase"}, func(rt *rapid.T, f features.Set) {
+		in := drawStatusInput(rt)
+		var atProbe *v1.PodStatus
+		s := kubelet.KLPhaseGenerateAPIPodStatus(in.pod, kubeletconv.PodStatus(in.rs), in.terminal, in.cached, nil, in.now,
+			func(s *v1.PodStatus) { atProbe = s.DeepCopy() })
+		if atProbe == nil {
+			rt.Fatal("the probe manager was not called")
+		}
+		r := phase.Compute(in.pod, atProbe, phase.Options{
+			Features:          f,
+			PodIsTerminal:     in.terminal,
+			PodHasInitialized: phase.HasAnyActiveRegularContainerStarted(in.pod, in.rs),
 		})
+		got := phase.Resolve(in.pod, r.Phase, phase.ResolveOptions{Cached: in.cached, Now: in.now})
+		if got.Phase != s.Phase || got.Reason != s.Reason || got.Message != s.Message {
+			rt.Fatalf("Resolve = %v (Compute %v), kubelet %s reason=%q message=%q", got, r, s.Phase, s.Reason, s.Message)
+		}
+		compared(rt, "generateAPIPodStatus.phase")
 	})
 }
 

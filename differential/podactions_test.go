@@ -20,20 +20,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 )
 
-// podActionsGates: the defaults, then every gate computePodActions reads
-// flipped (InPlacePodVerticalScaling and
-// InPlacePodVerticalScalingInitContainers are locked on in v1.37.2).
-func podActionsGates(t *testing.T) []features.Set {
-	return gateSettings(t,
-		features.ContainerRestartRules,
-		features.RestartAllContainersOnContainerExits,
-		features.InPlacePodLevelResourcesVerticalScaling,
-		features.InPlacePodVerticalScalingMemoryBackedVolumes,
-	)
-}
-
-// podActionsCasesPerSetting: 5 settings x 10,000 = 50,000 cases per run.
-const podActionsCasesPerSetting = 10000
+// podActionsCases: cases per run, each under its own random gate set.
+const podActionsCases = 50000
 
 // paCompared is the part of a podActions both sides express, normalised:
 // empty lists are nil (the kubelet's ContainersToStart starts as [] and
@@ -241,24 +229,24 @@ func paKubelet(pod *v1.Pod, ks *kubecontainer.PodStatus, opts podactions.Options
 }
 
 func TestDifferentialPodActions(t *testing.T) {
-	underGates(t, podActionsGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, podActionsCasesPerSetting, f, []string{"podactions.Compute", "podactions.SandboxChanged"}, func(rt *rapid.T) {
-			c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
-			opts := podgen.PodActionsOptions(c).Draw(rt, "options")
-			ks := kubeletconv.PodStatus(c.State)
+	check(t, podActionsCases, []string{"podactions.SandboxChanged", "podactions.Compute"}, func(rt *rapid.T, f features.Set) {
+		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
+		opts := podgen.PodActionsOptions(c).Draw(rt, "options")
+		ks := kubeletconv.PodStatus(c.State)
 
-			sb := podactions.SandboxChanged(c.Pod, c.State)
-			changed, attempt, id, msg := runtimeutil.PodSandboxChanged(c.Pod, ks)
-			if want := (podactions.SandboxCheck{Changed: changed, Attempt: attempt, SandboxID: id, Message: msg}); sb != want {
-				rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, want)
-			}
+		sb := podactions.SandboxChanged(c.Pod, c.State)
+		changed, attempt, id, msg := runtimeutil.PodSandboxChanged(c.Pod, ks)
+		if want := (podactions.SandboxCheck{Changed: changed, Attempt: attempt, SandboxID: id, Message: msg}); sb != want {
+			rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, want)
+		}
+		compared(rt, "podactions.SandboxChanged")
 
-			opts.Features = f
-			got := podactions.Compute(c.Pod, c.State, opts)
-			want := paKubelet(c.Pod, ks, opts)
-			if d := cmp.Diff(paFromKubelet(c.Pod, want), paFromOurs(got)); d != "" {
-				rt.Fatalf("Compute differs from the kubelet's computePodActions (-kubelet +ours):\n%s\nours:\n%s", d, got)
-			}
-		})
+		opts.Features = f
+		got := podactions.Compute(c.Pod, c.State, opts)
+		want := paKubelet(c.Pod, ks, opts)
+		if d := cmp.Diff(paFromKubelet(c.Pod, want), paFromOurs(got)); d != "" {
+			rt.Fatalf("Compute differs from the kubelet's computePodActions (-kubelet +ours):\n%s\nours:\n%s", d, got)
+		}
+		compared(rt, "podactions.Compute")
 	})
 }

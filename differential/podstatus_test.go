@@ -22,24 +22,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 )
 
-// podstatusGates: defaults, then each gate the whole status reads that a
-// v1.37.2 kubelet can flip: the three of the container statuses, phase and
-// conditions, and PodLevelResources (the QoS class; flipping it off also
-// turns off InPlacePodLevelResourcesVerticalScaling, which depends on it).
-func podstatusGates(t *testing.T) []features.Set {
-	out := gateSettings(t,
-		features.ContainerRestartRules,
-		features.RestartAllContainersOnContainerExits,
-		features.ChangeContainerStatusOnKubeletRestart,
-	)
-	plr := features.V1_37()
-	plr, _ = plr.With(features.PodLevelResources, false)
-	plr, _ = plr.With(features.InPlacePodLevelResourcesVerticalScaling, false)
-	return append(out, plr)
-}
-
-// Cases per gate setting: 5 settings give 40,000 cases per run.
-const podstatusCasesPerSetting = 8000
+// Cases per run, each under its own random gate set.
+const podstatusCases = 40000
 
 // podstatusInput is one case for both sides.
 type podstatusInput struct {
@@ -208,14 +192,13 @@ func kubeletPodstatus(in podstatusInput) v1.PodStatus {
 // the kubelet's generateAPIPodStatus (probe manager, reason cache, node
 // IPs and Node included).
 func TestDifferentialPodstatus(t *testing.T) {
-	underGates(t, podstatusGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, podstatusCasesPerSetting, f, []string{"generateAPIPodStatus"}, func(rt *rapid.T) {
-			in := drawPodstatusInput(rt, f)
-			want := kubeletPodstatus(in)
-			got := podstatus.Compute(in.c.Pod, in.c.State, in.opts)
-			if d := cmp.Diff(want, got.Status, quantityEqual); d != "" {
-				rt.Fatalf("Compute differs from generateAPIPodStatus (-kubelet +ours):\n%s\nours:\n%s", d, got)
-			}
-		})
+	check(t, podstatusCases, []string{"generateAPIPodStatus"}, func(rt *rapid.T, f features.Set) {
+		in := drawPodstatusInput(rt, f)
+		want := kubeletPodstatus(in)
+		got := podstatus.Compute(in.c.Pod, in.c.State, in.opts)
+		if d := cmp.Diff(want, got.Status, quantityEqual); d != "" {
+			rt.Fatalf("Compute differs from generateAPIPodStatus (-kubelet +ours):\n%s\nours:\n%s", d, got)
+		}
+		compared(rt, "generateAPIPodStatus")
 	})
 }

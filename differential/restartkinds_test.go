@@ -119,71 +119,74 @@ func kubeletRestartsAfterExit(pod *v1.Pod, target string, kind restart.Kind, st 
 // scene where that container's newest instance just exited; and checks
 // that EffectivePolicy summarizes those answers for exit codes no rule
 // matches.
+// restartKindsCases: cases per run, each under its own random gate set.
+const restartKindsCases = 12000
+
 func TestDifferentialRestartsAfterExit(t *testing.T) {
 	kuberuntime.KLResetActuatedState()
-	underGates(t, gateSettings(t, features.ContainerRestartRules, features.RestartAllContainersOnContainerExits), func(t *testing.T, f features.Set) {
-		// Outcomes seen per kind, so that a scene that never shows one of
-		// them (and so proves nothing about it) fails the test.
-		seen := map[string]int{}
-		defer func() {
-			for _, k := range []string{"regular true", "regular false", "init true", "init false", "sidecar true", "ephemeral false"} {
-				if seen[k] == 0 && !t.Failed() && scale() >= 0.1 {
-					t.Errorf("no case where the kubelet's answer for a %s container was %s", strings.Fields(k)[0], strings.Fields(k)[1])
-				}
+	// Outcomes seen per kind, so that a scene that never shows one of
+	// them (and so proves nothing about it) fails the test.
+	seen := map[string]int{}
+	defer func() {
+		for _, k := range []string{"regular true", "regular false", "init true", "init false", "sidecar true", "ephemeral false"} {
+			if seen[k] == 0 && !t.Failed() && scale() >= 0.1 {
+				t.Errorf("no case where the kubelet's answer for a %s container was %s", strings.Fields(k)[0], strings.Fields(k)[1])
 			}
-		}()
-		checkN(t, 4000, f, []string{"RestartsAfterExit", "EffectivePolicy"}, func(rt *rapid.T) {
-			// Without resources, resize never interferes; without host
-			// network changes, the sandbox is kept.
-			pod := podgen.Pod(podgen.PodOptions{NoResources: true, NoPodResources: true, NoResizePolicy: true, NoVolumes: true}).Draw(rt, "pod")
-			var names []string
-			for _, c := range specContainers(pod) {
-				names = append(names, c.Name)
-			}
-			for _, e := range pod.Spec.EphemeralContainers {
-				names = append(names, e.Name)
-			}
-			target := rapid.SampledFrom(names).Draw(rt, "target")
-			kind, _, ok := restart.KindOf(&pod.Spec, target)
-			if !ok {
-				rt.Fatalf("KindOf(%s) not found", target)
-			}
-			codes := []int32{0, 1, 2, 42, 137, -1}
-			code := rapid.SampledFrom(codes).Draw(rt, "code")
-			reason := rapid.SampledFrom([]string{"Completed", "Error", "OOMKilled"}).Draw(rt, "reason")
+		}
+	}()
+	check(t, restartKindsCases, []string{"RestartsAfterExit", "EffectivePolicy"}, func(rt *rapid.T, f features.Set) {
+		// Without resources, resize never interferes; without host
+		// network changes, the sandbox is kept.
+		pod := podgen.Pod(podgen.PodOptions{NoResources: true, NoPodResources: true, NoResizePolicy: true, NoVolumes: true}).Draw(rt, "pod")
+		var names []string
+		for _, c := range specContainers(pod) {
+			names = append(names, c.Name)
+		}
+		for _, e := range pod.Spec.EphemeralContainers {
+			names = append(names, e.Name)
+		}
+		target := rapid.SampledFrom(names).Draw(rt, "target")
+		kind, _, ok := restart.KindOf(&pod.Spec, target)
+		if !ok {
+			rt.Fatalf("KindOf(%s) not found", target)
+		}
+		codes := []int32{0, 1, 2, 42, 137, -1}
+		code := rapid.SampledFrom(codes).Draw(rt, "code")
+		reason := rapid.SampledFrom([]string{"Completed", "Error", "OOMKilled"}).Draw(rt, "reason")
 
-			st, live, startup := exitScene(pod, target, kind, code, reason)
-			want := kubeletRestartsAfterExit(pod, target, kind, st, live, startup)
-			seen[fmt.Sprintf("%s %v", kind, want)]++
-			got, gotKind, ok := restart.RestartsAfterExit(pod, target, code, reason, f)
-			if !ok || gotKind != kind || got != want {
-				rt.Fatalf("RestartsAfterExit(%s %s, exit %d, %s) = %v, kubelet %v", kind, target, code, reason, got, want)
-			}
+		st, live, startup := exitScene(pod, target, kind, code, reason)
+		want := kubeletRestartsAfterExit(pod, target, kind, st, live, startup)
+		seen[fmt.Sprintf("%s %v", kind, want)]++
+		got, gotKind, ok := restart.RestartsAfterExit(pod, target, code, reason, f)
+		if !ok || gotKind != kind || got != want {
+			rt.Fatalf("RestartsAfterExit(%s %s, exit %d, %s) = %v, kubelet %v", kind, target, code, reason, got, want)
+		}
+		compared(rt, "RestartsAfterExit")
 
-			// EffectivePolicy: on a pod not being deleted, for an exit no
-			// rule matches and a reason that is not OOMKilled, the summary
-			// policy predicts the kubelet's answer.
-			e, ok := restart.EffectivePolicy(pod, target, f)
-			if !ok || e.Kind != kind {
-				rt.Fatalf("EffectivePolicy(%s) kind %v ok %v, want %v", target, e.Kind, ok, kind)
+		// EffectivePolicy: on a pod not being deleted, for an exit no
+		// rule matches and a reason that is not OOMKilled, the summary
+		// policy predicts the kubelet's answer.
+		e, ok := restart.EffectivePolicy(pod, target, f)
+		if !ok || e.Kind != kind {
+			rt.Fatalf("EffectivePolicy(%s) kind %v ok %v, want %v", target, e.Kind, ok, kind)
+		}
+		ruled := false
+		if len(e.Rules) > 0 {
+			_, ctr, _ := restart.KindOf(&pod.Spec, target)
+			_, ruled = restart.MatchRule(ctr, code)
+		}
+		if pod.DeletionTimestamp == nil && reason != "OOMKilled" && !ruled {
+			var predicted bool
+			switch e.Policy {
+			case v1.ContainerRestartPolicyAlways:
+				predicted = true
+			case v1.ContainerRestartPolicyOnFailure:
+				predicted = code != 0
 			}
-			ruled := false
-			if len(e.Rules) > 0 {
-				_, ctr, _ := restart.KindOf(&pod.Spec, target)
-				_, ruled = restart.MatchRule(ctr, code)
+			if predicted != want {
+				rt.Fatalf("EffectivePolicy(%s %s) = %+v predicts %v after exit %d, kubelet %v", kind, target, e, predicted, code, want)
 			}
-			if pod.DeletionTimestamp == nil && reason != "OOMKilled" && !ruled {
-				var predicted bool
-				switch e.Policy {
-				case v1.ContainerRestartPolicyAlways:
-					predicted = true
-				case v1.ContainerRestartPolicyOnFailure:
-					predicted = code != 0
-				}
-				if predicted != want {
-					rt.Fatalf("EffectivePolicy(%s %s) = %+v predicts %v after exit %d, kubelet %v", kind, target, e, predicted, code, want)
-				}
-			}
-		})
+			compared(rt, "EffectivePolicy")
+		}
 	})
 }

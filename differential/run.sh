@@ -3,9 +3,15 @@
 #
 #   ./run.sh                                  # all packages
 #   ./run.sh -run TestSmoke -v                # extra args go to `go test`
-#   ./run.sh -run TestX -rapid.checks=10000   # rapid flags too (every test
-#                                             # package must import rapid then)
+#   DIFF_SCALE=0.1 ./run.sh                   # the one knob for the number of
+#                                             # cases: a factor on every test's
+#                                             # count (0.1 quick, 10 long);
+#                                             # -rapid.checks is refused
 #   PKGS=./kubeletgates ./run.sh              # other package patterns
+#
+# At the end it prints the table of cases compared: per function, the cases
+# whose answer was compared with the kubelet's and passed, and per settable
+# gate how many of them had it on/off.
 #
 # CGO is off by default (no C toolchain needed, same build everywhere); set
 # CGO_ENABLED=1 yourself for -race.
@@ -35,6 +41,6 @@ trap 'rm -f "$DIFF_REPORT"' EXIT
 
 # shellcheck disable=SC2086 # PKGS is a list of patterns
 status=0
-go test -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
+go test -trimpath -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
 cat "$DIFF_REPORT"
 exit "$status"

@@ -22,13 +22,10 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
-// terminationGates: no gate changes a termination decision in v1.37.2; the
-// defaults and the two restart gates flipped show that.
-func terminationGates(t *testing.T) []features.Set {
-	return gateSettings(t, features.ContainerRestartRules, features.RestartAllContainersOnContainerExits)
-}
-
-const terminationCases = 3400
+// terminationCases: cases per run of each test, each under its own random
+// gate set (no gate changes a termination decision in v1.37.2; random
+// gates show that).
+const terminationCases = 10200
 
 // graceValue draws an optional grace value, edge values often.
 func graceValue(t *rapid.T, label string) *int64 {
@@ -42,86 +39,88 @@ func graceValue(t *rapid.T, label string) *int64 {
 func TestDifferentialTerminationGrace(t *testing.T) {
 	reasons := []termination.KillReason{termination.ReasonStartupProbe, termination.ReasonLivenessProbe,
 		termination.ReasonFailedPostStartHook, termination.ReasonRestartAllContainers, termination.ReasonUnknown, "Other"}
-	underGates(t, terminationGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, terminationCases, f, []string{"ContainerGracePeriod", "EffectiveGracePeriod", "CanBeDeleted", "HasSidecars"}, func(rt *rapid.T) {
-			pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
-			if rapid.Bool().Draw(rt, "redraw deletion grace") {
-				pod.DeletionGracePeriodSeconds = graceValue(rt, "deletionGrace")
-			}
-			if rapid.IntRange(0, 4).Draw(rt, "redraw spec grace") == 0 {
-				pod.Spec.TerminationGracePeriodSeconds = graceValue(rt, "specGrace")
-			}
-			for _, c := range specContainers(pod) {
-				for _, r := range reasons {
-					got := termination.ContainerGracePeriod(pod, c, r, f)
-					want := kuberuntime.KLTerminationSetTerminationGracePeriod(pod, c, string(r))
-					if got != want {
-						rt.Fatalf("ContainerGracePeriod(%s, %s) = %d, kubelet %d", c.Name, r, got, want)
-					}
+	check(t, terminationCases, []string{"ContainerGracePeriod", "EffectiveGracePeriod", "CanBeDeleted", "HasSidecars"}, func(rt *rapid.T, f features.Set) {
+		pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
+		if rapid.Bool().Draw(rt, "redraw deletion grace") {
+			pod.DeletionGracePeriodSeconds = graceValue(rt, "deletionGrace")
+		}
+		if rapid.IntRange(0, 4).Draw(rt, "redraw spec grace") == 0 {
+			pod.Spec.TerminationGracePeriodSeconds = graceValue(rt, "specGrace")
+		}
+		for _, c := range specContainers(pod) {
+			for _, r := range reasons {
+				got := termination.ContainerGracePeriod(pod, c, r, f)
+				want := kuberuntime.KLTerminationSetTerminationGracePeriod(pod, c, string(r))
+				if got != want {
+					rt.Fatalf("ContainerGracePeriod(%s, %s) = %d, kubelet %d", c.Name, r, got, want)
 				}
+				compared(rt, "ContainerGracePeriod")
 			}
-			prev := rapid.SampledFrom([]int64{0, 0, 1, 2, 5, 20, 30}).Draw(rt, "previous")
-			override := graceValue(rt, "override")
-			g, s := termination.EffectiveGracePeriod(prev, pod, override, f)
-			wg, ws := kubelet.KLTerminationEffectiveGracePeriod(prev, pod, override)
-			if g != wg || s != ws {
-				rt.Fatalf("EffectiveGracePeriod(%d, override %v) = %d %v, kubelet %d %v", prev, override, g, s, wg, ws)
-			}
-			pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{"", v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown}).Draw(rt, "phase")
-			if rapid.IntRange(0, 4).Draw(rt, "mirror") == 0 {
-				pod.Annotations = map[string]string{termination.MirrorPodAnnotation: ""}
-			}
-			finished := rapid.Bool().Draw(rt, "finished")
-			if got, want := termination.CanBeDeleted(pod, finished, f), status.KLTerminationCanBeDeleted(pod, finished); got != want {
-				rt.Fatalf("CanBeDeleted(phase %q, finished %v) = %v, kubelet %v", pod.Status.Phase, finished, got, want)
-			}
-			if got, want := termination.HasSidecars(pod), kubetypes.HasRestartableInitContainer(pod); got != want {
-				rt.Fatalf("HasSidecars = %v, kubelet %v", got, want)
-			}
-		})
+		}
+		prev := rapid.SampledFrom([]int64{0, 0, 1, 2, 5, 20, 30}).Draw(rt, "previous")
+		override := graceValue(rt, "override")
+		g, s := termination.EffectiveGracePeriod(prev, pod, override, f)
+		wg, ws := kubelet.KLTerminationEffectiveGracePeriod(prev, pod, override)
+		if g != wg || s != ws {
+			rt.Fatalf("EffectiveGracePeriod(%d, override %v) = %d %v, kubelet %d %v", prev, override, g, s, wg, ws)
+		}
+		compared(rt, "EffectiveGracePeriod")
+		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{"", v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown}).Draw(rt, "phase")
+		if rapid.IntRange(0, 4).Draw(rt, "mirror") == 0 {
+			pod.Annotations = map[string]string{termination.MirrorPodAnnotation: ""}
+		}
+		finished := rapid.Bool().Draw(rt, "finished")
+		if got, want := termination.CanBeDeleted(pod, finished, f), status.KLTerminationCanBeDeleted(pod, finished); got != want {
+			rt.Fatalf("CanBeDeleted(phase %q, finished %v) = %v, kubelet %v", pod.Status.Phase, finished, got, want)
+		}
+		compared(rt, "CanBeDeleted")
+		if got, want := termination.HasSidecars(pod), kubetypes.HasRestartableInitContainer(pod); got != want {
+			rt.Fatalf("HasSidecars = %v, kubelet %v", got, want)
+		}
+		compared(rt, "HasSidecars")
 	})
 }
 
 func TestDifferentialTerminationOrdering(t *testing.T) {
-	underGates(t, terminationGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, terminationCases, f, []string{"NewOrdering"}, func(rt *rapid.T) {
-			pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
-			var running []string
-			for _, c := range append(specContainers(pod), &v1.Container{Name: "stranger"}) {
-				if n := rapid.IntRange(0, 2).Draw(rt, "instances "+c.Name); n > 0 {
-					for range n {
-						running = append(running, c.Name)
-					}
+	check(t, terminationCases, []string{"NewOrdering", "NewOrdering (no sidecars: none)"}, func(rt *rapid.T, f features.Set) {
+		pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
+		var running []string
+		for _, c := range append(specContainers(pod), &v1.Container{Name: "stranger"}) {
+			if n := rapid.IntRange(0, 2).Draw(rt, "instances "+c.Name); n > 0 {
+				for range n {
+					running = append(running, c.Name)
 				}
 			}
-			for _, e := range pod.Spec.EphemeralContainers {
-				if rapid.Bool().Draw(rt, "running "+e.Name) {
-					running = append(running, e.Name)
-				}
+		}
+		for _, e := range pod.Spec.EphemeralContainers {
+			if rapid.Bool().Draw(rt, "running "+e.Name) {
+				running = append(running, e.Name)
 			}
-			o := termination.NewOrdering(pod, running, f)
-			if !kubetypes.HasRestartableInitContainer(pod) {
-				if o != nil {
-					rt.Fatalf("NewOrdering = %v for a pod without sidecars", o)
-				}
-				return
+		}
+		o := termination.NewOrdering(pod, running, f)
+		if !kubetypes.HasRestartableInitContainer(pod) {
+			if o != nil {
+				rt.Fatalf("NewOrdering = %v for a pod without sidecars", o)
 			}
-			want := kuberuntime.KLTerminationNewOrdering(pod, running)
-			got := map[string][]string{}
-			for name := range o.WaitsFor {
-				got[name] = o.WaitNames(name)
-			}
-			if !reflect.DeepEqual(got, want.WaitsFor) {
-				rt.Fatalf("WaitsFor = %v, kubelet %v", got, want.WaitsFor)
-			}
-			gotClosed := map[string]bool{}
-			for _, s := range o.Signals {
-				gotClosed[s.Name] = s.Given
-			}
-			if !reflect.DeepEqual(gotClosed, want.Closed) {
-				rt.Fatalf("signals given = %v, kubelet %v", gotClosed, want.Closed)
-			}
-		})
+			compared(rt, "NewOrdering (no sidecars: none)")
+			return
+		}
+		want := kuberuntime.KLTerminationNewOrdering(pod, running)
+		got := map[string][]string{}
+		for name := range o.WaitsFor {
+			got[name] = o.WaitNames(name)
+		}
+		if !reflect.DeepEqual(got, want.WaitsFor) {
+			rt.Fatalf("WaitsFor = %v, kubelet %v", got, want.WaitsFor)
+		}
+		gotClosed := map[string]bool{}
+		for _, s := range o.Signals {
+			gotClosed[s.Name] = s.Given
+		}
+		if !reflect.DeepEqual(gotClosed, want.Closed) {
+			rt.Fatalf("signals given = %v, kubelet %v", gotClosed, want.Closed)
+		}
+		compared(rt, "NewOrdering")
 	})
 }
 
@@ -164,64 +163,63 @@ func TestDifferentialTerminationUpdatePod(t *testing.T) {
 		termination.UpdateSync: kubetypes.SyncPodSync, termination.UpdateUpdate: kubetypes.SyncPodUpdate,
 		termination.UpdateCreate: kubetypes.SyncPodCreate, termination.UpdateKill: kubetypes.SyncPodKill,
 	}
-	underGates(t, terminationGates(t), func(t *testing.T, f features.Set) {
-		checkN(t, terminationCases, f, []string{"UpdatePod"}, func(rt *rapid.T) {
-			pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
-			pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed}).Draw(rt, "phase")
-			prev := drawWorkerState(rt, now)
-			u := termination.Update{Type: rapid.SampledFrom(types).Draw(rt, "type"), Pod: pod}
-			kl := kubelet.KLTermUpdate{}
-			if rapid.IntRange(0, 3).Draw(rt, "runtimeOnly") == 0 {
-				u.RuntimeOnly = true
-				kl.RunningPod = &kubecontainer.Pod{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-				if prev != nil && rapid.Bool().Draw(rt, "knownPod") {
-					kl.KnownPod = pod
-				} else {
-					u.Pod = nil
-				}
+	check(t, terminationCases, []string{"UpdatePod"}, func(rt *rapid.T, f features.Set) {
+		pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
+		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed}).Draw(rt, "phase")
+		prev := drawWorkerState(rt, now)
+		u := termination.Update{Type: rapid.SampledFrom(types).Draw(rt, "type"), Pod: pod}
+		kl := kubelet.KLTermUpdate{}
+		if rapid.IntRange(0, 3).Draw(rt, "runtimeOnly") == 0 {
+			u.RuntimeOnly = true
+			kl.RunningPod = &kubecontainer.Pod{ID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
+			if prev != nil && rapid.Bool().Draw(rt, "knownPod") {
+				kl.KnownPod = pod
 			} else {
-				kl.Pod = pod
+				u.Pod = nil
 			}
-			if rapid.Bool().Draw(rt, "kill") {
-				u.Kill = &termination.KillRequest{
-					GracePeriodOverride: graceValue(rt, "override"),
-					Evict:               rapid.Bool().Draw(rt, "evict"),
-					HasStatusFunc:       rapid.Bool().Draw(rt, "statusFunc"),
-				}
-				kl.HasKill, kl.Override, kl.Evict, kl.HasStatusFunc = true, u.Kill.GracePeriodOverride, u.Kill.Evict, u.Kill.HasStatusFunc
+		} else {
+			kl.Pod = pod
+		}
+		if rapid.Bool().Draw(rt, "kill") {
+			u.Kill = &termination.KillRequest{
+				GracePeriodOverride: graceValue(rt, "override"),
+				Evict:               rapid.Bool().Draw(rt, "evict"),
+				HasStatusFunc:       rapid.Bool().Draw(rt, "statusFunc"),
 			}
-			switch rapid.IntRange(0, 2).Draw(rt, "cache") {
-			case 1:
-				u.Cached = podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "cached")
-				kl.Cached = kubeletconv.PodStatus(u.Cached)
-			case 2:
-				u.CacheErr = true
-				kl.CacheErr = errors.New("cache error")
-			}
-			kl.UpdateType = klTypes[u.Type]
+			kl.HasKill, kl.Override, kl.Evict, kl.HasStatusFunc = true, u.Kill.GracePeriodOverride, u.Kill.Evict, u.Kill.HasStatusFunc
+		}
+		switch rapid.IntRange(0, 2).Draw(rt, "cache") {
+		case 1:
+			u.Cached = podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "cached")
+			kl.Cached = kubeletconv.PodStatus(u.Cached)
+		case 2:
+			u.CacheErr = true
+			kl.CacheErr = errors.New("cache error")
+		}
+		kl.UpdateType = klTypes[u.Type]
 
-			got := termination.UpdatePod(prev, u, now, f)
-			want := kubelet.KLTerminationUpdatePod(pod.UID, toKLState(prev), kl, now)
+		got := termination.UpdatePod(prev, u, now, f)
+		want := kubelet.KLTerminationUpdatePod(pod.UID, toKLState(prev), kl, now)
 
-			if (got.State != nil) != want.Known {
-				rt.Fatalf("state known = %v, kubelet %v", got.State != nil, want.Known)
-			}
-			if got.State != nil && !reflect.DeepEqual(*toKLState(got.State), want.State) {
-				rt.Fatalf("state = %+v, kubelet %+v", *toKLState(got.State), want.State)
-			}
-			if hasPending := got.Outcome == termination.Queued; hasPending != want.HasPending {
-				rt.Fatalf("outcome %q, kubelet queued %v", got.Outcome, want.HasPending)
-			}
-			if !reflect.DeepEqual(got.GracePeriodOverride, want.Override) {
-				rt.Fatalf("override = %v, kubelet %v", ptrStr(got.GracePeriodOverride), ptrStr(want.Override))
-			}
-			if got.KillCompleted != want.KillCompleted {
-				rt.Fatalf("kill completed = %v, kubelet %v", got.KillCompleted, want.KillCompleted)
-			}
-			if got.StatusFuncKept != want.StatusFuncKept {
-				rt.Fatalf("status func kept = %v, kubelet %v", got.StatusFuncKept, want.StatusFuncKept)
-			}
-		})
+		if (got.State != nil) != want.Known {
+			rt.Fatalf("state known = %v, kubelet %v", got.State != nil, want.Known)
+		}
+		if got.State != nil && !reflect.DeepEqual(*toKLState(got.State), want.State) {
+			rt.Fatalf("state = %+v, kubelet %+v", *toKLState(got.State), want.State)
+		}
+		if hasPending := got.Outcome == termination.Queued; hasPending != want.HasPending {
+			rt.Fatalf("outcome %q, kubelet queued %v", got.Outcome, want.HasPending)
+		}
+		if !reflect.DeepEqual(got.GracePeriodOverride, want.Override) {
+			rt.Fatalf("override = %v, kubelet %v", ptrStr(got.GracePeriodOverride), ptrStr(want.Override))
+		}
+		if got.KillCompleted != want.KillCompleted {
+			rt.Fatalf("kill completed = %v, kubelet %v", got.KillCompleted, want.KillCompleted)
+		}
+		if got.StatusFuncKept != want.StatusFuncKept {
+			rt.Fatalf("status func kept = %v, kubelet %v", got.StatusFuncKept, want.StatusFuncKept)
+		}
+		compared(rt, "UpdatePod")
 	})
 }
 
