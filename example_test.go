@@ -169,3 +169,21 @@ func Example_deleteWithFinalizer() {
 	// the kubelet does not delete the pod yet: the API status phase is "Running", not Succeeded or Failed: the kubelet has not written a terminal status yet
 	// the kubelet deletes the pod now: deletionTimestamp set, terminal phase, pod worker finished
 }
+
+// Grace 30 s; the app has a preStop `sleep 25`, the native sidecar a
+// preStop `sleep 10`; both ignore SIGTERM. Who gets SIGTERM and SIGKILL
+// when? The preStop durations are read from the spec.
+func Example_preStopAndSidecar() {
+	pod, _ := manifest.Pod([]byte(`{apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {terminationGracePeriodSeconds: 30,
+  initContainers: [{name: proxy, image: envoy, restartPolicy: Always, lifecycle: {preStop: {sleep: {seconds: 10}}}}],
+  containers: [{name: app, image: nginx, lifecycle: {preStop: {sleep: {seconds: 25}}}}]}}`))
+	st, _ := runtimestate.FromYAML([]byte(`{sandboxes: [{id: s1, ready: true}], containers: [
+  {id: c2, name: app, sandboxID: s1, state: running}, {id: c1, name: proxy, sandboxID: s1, state: running}]}`))
+	grace := int64(30) // the pod worker's effective grace for a delete with the spec's grace
+	fmt.Print(termination.Plan(pod, st, termination.Options{GracePeriodOverride: &grace}))
+	// Output:
+	// sidecar ordering in force
+	// app (c2): grace 30s; preStop 0s-25s (25s off the grace); StopContainer (SIGTERM) at 25s, timeout 5s; SIGKILL at 30s
+	// proxy (c1): grace 30s; preStop 0s-10s (10s off the grace); waits 10s-30s for app (20s off the grace); StopContainer (SIGTERM) at 30s, timeout 2s; SIGKILL at 32s
+	// StopPodSandbox at 32s (s1)
+}

@@ -41,7 +41,11 @@ type Options struct {
 	// takes its place as the kubelet's oldPodStatus.
 	Cached *v1.PodStatus
 	// Runtime is what the container runtime reports about the pod; nil is
-	// a runtime that knows nothing of it.
+	// a runtime that knows nothing of it, so PodReadyToStartContainers is
+	// False ("no pod sandbox exists") and no reset is in progress. To
+	// recompute the conditions from a pod's API status without a runtime
+	// state, use podstatus.Recompute, which keeps the status's own
+	// runtime-derived conditions.
 	Runtime *runtimestate.Pod
 	// PodIsTerminal is the kubelet's podIsTerminal; it drops the resize
 	// conditions.
