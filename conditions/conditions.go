@@ -342,7 +342,9 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 // HasAnyRegularContainerStarted reports whether some status in statuses
 // names a regular container of spec and is running or terminated. It mirrors
 // HasAnyRegularContainerStarted in pkg/kubelet/container/helpers.go. A nil
-// spec gives false.
+// spec gives false. It reads API statuses; phase.HasAnyActiveRegularContainerStarted
+// is the kubelet's other helper, over the runtime state's active sandbox
+// (getPhase's podHasInitialized).
 func HasAnyRegularContainerStarted(spec *v1.PodSpec, statuses []v1.ContainerStatus) bool {
 	if spec == nil || len(statuses) == 0 {
 		return false

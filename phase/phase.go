@@ -310,7 +310,9 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 // st holds an instance, in any state, of a regular container of pod. It
 // mirrors HasAnyActiveRegularContainerStarted in
 // pkg/kubelet/container/helpers.go, the podHasInitialized the kubelet passes
-// to getPhase. A nil pod or st gives false.
+// to getPhase. A nil pod or st gives false. It reads the runtime state;
+// conditions.HasAnyRegularContainerStarted is the kubelet's other helper,
+// over API container statuses (running or terminated).
 func HasAnyActiveRegularContainerStarted(pod *v1.Pod, st *runtimestate.Pod) bool {
 	if pod == nil || st == nil {
 		return false
