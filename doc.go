@@ -50,6 +50,11 @@
 //
 // # Rules every package follows
 //
+// One shape: a decision function takes the pod, then the runtime state
+// when it reads one, then either an Options struct (its Features field
+// holds the gates, Now the time, Probes the probe results, Cached the
+// kubelet's last status) or, for the small functions without one, a
+// features.Set argument. In both the zero Set is v1.37.2's defaults.
 // No exported function panics; a nil pod or runtime state has a documented
 // answer. Runtime states list sandboxes and containers newest first.
 // Feature gates and node settings are arguments. The examples of this
