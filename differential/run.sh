@@ -41,6 +41,6 @@ trap 'rm -f "$DIFF_REPORT"' EXIT
 
 # shellcheck disable=SC2086 # PKGS is a list of patterns
 status=0
-go test -trimpath -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
+go test -timeout=45m -trimpath -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
 cat "$DIFF_REPORT"
 exit "$status"
