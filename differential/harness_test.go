@@ -66,11 +66,17 @@ func checkWith(t *testing.T, n int, fns []string, draw func(*rapid.T) features.S
 	}
 	defer fl.Value.Set(old)
 	settableGates(t) // fails the test early if the library and the kubelet disagree on locks
+	sw := kubeletgates.NewSwitcher(t, gateNames(t))
 	passed := 0
 	seen := map[string]int{}
+	type counted struct {
+		fn string
+		f  features.Set
+	}
+	var counts []counted
 	rapid.Check(t, func(rt *rapid.T) {
 		f := draw(rt)
-		setKubeletGates(rt, f)
+		switchKubeletGates(rt, sw, f)
 		c := &pendingCase{gates: f, fns: map[string]bool{}}
 		pending.Lock()
 		pending.m[rt] = c
@@ -84,13 +90,18 @@ func checkWith(t *testing.T, n int, fns []string, draw func(*rapid.T) features.S
 		if !rt.Failed() {
 			passed++
 			for fn := range c.fns {
-				countN(fn, f, 1)
+				counts = append(counts, counted{fn, f})
 				seen[fn]++
 			}
 		}
 	})
+	// A failed test reports nothing: rapid's shrinking reruns many cases
+	// after the first failure, which would skew the table.
 	if t.Failed() {
 		return
+	}
+	for _, c := range counts {
+		countN(c.fn, c.f, 1)
 	}
 	for _, fn := range fns {
 		if seen[fn]*100 < passed {
@@ -235,6 +246,30 @@ func gateMap(tb fataler, f features.Set) map[string]bool {
 		m[string(g)] = f.Enabled(g)
 	}
 	return m
+}
+
+// gateNames are the names of the settable gates.
+func gateNames(tb fataler) []string {
+	var out []string
+	for _, g := range settableGates(tb) {
+		out = append(out, string(g))
+	}
+	return out
+}
+
+// switchKubeletGates is setKubeletGates through a Switcher: the same
+// values, and the same check that the kubelet reads every gate of
+// features.Gates as f has it, at a fraction of the cost (BenchmarkCaseGates);
+// the test's end restores the gates.
+func switchKubeletGates(rt *rapid.T, sw *kubeletgates.Switcher, f features.Set) {
+	if err := sw.Switch(gateMap(rt, f)); err != nil {
+		rt.Fatalf("the kubelet refuses gate set %s: %v", f, err)
+	}
+	for _, g := range features.Gates() {
+		if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
+			rt.Fatalf("kubelet gate %s is %v, features.Set has %v (set %s)", g, kubeletgates.Enabled(string(g)), f.Enabled(g), f)
+		}
+	}
 }
 
 // setKubeletGates sets the kubelet's gates to f for this case (restored when
@@ -383,19 +418,28 @@ func underGates(t *testing.T, sets []features.Set, body func(t *testing.T, f fea
 // One op is one rapid case.
 func BenchmarkCaseGates(b *testing.B) {
 	for _, bc := range []struct {
-		name string
-		set  bool
-	}{{"draw only", false}, {"draw and set", true}} {
+		name                  string
+		set, switcher, config bool
+	}{{"draw only", false, false, false}, {"draw and kubeletgates.Set", true, false, false}, {"draw and Switcher", false, true, false}, {"draw, Switcher and node config", false, true, true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			fl := flag.Lookup("rapid.checks")
 			old := fl.Value.String()
 			defer fl.Value.Set(old)
 			fl.Value.Set(strconv.Itoa(b.N))
+			sw := kubeletgates.NewSwitcher(b, gateNames(b))
 			b.ResetTimer()
 			rapid.Check(b, func(rt *rapid.T) {
 				f := drawGates(rt)
 				if bc.set {
 					setKubeletGates(rt, f)
+				}
+				if bc.switcher {
+					switchKubeletGates(rt, sw, f)
+				}
+				if bc.config {
+					if _, err := kubeletNodeConfig(f, drawBackOffSettings(rt, f).MaxContainerRestartPeriod); err != nil {
+						rt.Fatal(err)
+					}
 				}
 			})
 		})

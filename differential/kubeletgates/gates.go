@@ -86,11 +86,15 @@ func Dependencies(name string) []string {
 // (transitively) depends on a gate requested to be false and is not itself in
 // the request.
 func overrides(g featuregate.FeatureGate, gates map[string]bool) map[string]bool {
+	return overridesFrom(g.Enabled, g.Dependencies(), gates)
+}
+
+// overridesFrom is overrides with the gate's current values given by enabled.
+func overridesFrom(enabled func(featuregate.Feature) bool, deps map[featuregate.Feature][]featuregate.Feature, gates map[string]bool) map[string]bool {
 	out := make(map[string]bool, len(gates))
 	for k, v := range gates {
 		out[k] = v
 	}
-	deps := g.Dependencies()
 	var disabledBy func(f featuregate.Feature, seen map[featuregate.Feature]bool) bool
 	disabledBy = func(f featuregate.Feature, seen map[featuregate.Feature]bool) bool {
 		if v, ok := gates[string(f)]; ok {
@@ -108,7 +112,7 @@ func overrides(g featuregate.FeatureGate, gates map[string]bool) map[string]bool
 		return false
 	}
 	for f := range deps {
-		if _, explicit := gates[string(f)]; explicit || !g.Enabled(f) {
+		if _, explicit := gates[string(f)]; explicit || !enabled(f) {
 			continue
 		}
 		if disabledBy(f, map[featuregate.Feature]bool{}) {
@@ -189,4 +193,83 @@ func SetEmulationVersion(tb TB, ver string) {
 func EmulationVersion() string {
 	v := gate().EmulationVersion()
 	return fmt.Sprintf("%d.%d", v.Major(), v.Minor())
+}
+
+// Switcher changes the kubelet's gates many times within one test, one
+// rapid case after another, at a fraction of the cost of Set on each
+// *rapid.T (which validates on a copy of the whole registry, logs the whole
+// gate map to the test, and restores every gate after each case).
+//
+// NewSwitcher calls Set on the test with the current values of the named
+// gates, so the test's end restores them. Each Switch then sets the named
+// gates to the requested values directly on the kubelet's gate, plus, as
+// Set does, switches off every gate that depends on one requested off, and
+// puts back to its value at NewSwitcher every gate an earlier Switch changed
+// and this one does not. Each distinct resulting map is validated once, on a
+// copy, before it is first applied. Not for parallel use.
+type Switcher struct {
+	base    map[featuregate.Feature]bool
+	touched map[string]bool
+	checked map[string]error
+}
+
+// NewSwitcher prepares per-case switching of the named gates for tb's
+// duration.
+func NewSwitcher(tb TB, names []string) *Switcher {
+	tb.Helper()
+	cur := map[string]bool{}
+	for _, n := range names {
+		cur[n] = Enabled(n)
+	}
+	Set(tb, cur)
+	s := &Switcher{base: map[featuregate.Feature]bool{}, touched: map[string]bool{}, checked: map[string]error{}}
+	for f := range gate().GetAll() {
+		s.base[f] = gate().Enabled(f)
+	}
+	return s
+}
+
+// Switch sets the gates (see Switcher); it returns the validation error of
+// an invalid request without touching the kubelet's gate.
+func (s *Switcher) Switch(gates map[string]bool) error {
+	m := map[string]bool{}
+	for n := range s.touched {
+		m[n] = s.base[featuregate.Feature(n)]
+	}
+	for k, v := range overridesFrom(func(f featuregate.Feature) bool { return s.base[f] }, gate().Dependencies(), gates) {
+		m[k] = v
+	}
+	keys := make([]string, 0, len(m))
+	for k, v := range m {
+		keys = append(keys, fmt.Sprintf("%s=%t", k, v))
+	}
+	sort.Strings(keys)
+	key := strings.Join(keys, ",")
+	err, seen := s.checked[key]
+	if !seen {
+		for n := range gates {
+			if locked, def, _ := LockedTo(n); locked && def != gates[n] {
+				err = fmt.Errorf("feature gate %s is locked to %v", n, def)
+			}
+		}
+		if err == nil {
+			cp := gate().DeepCopy()
+			if withLogger, ok := cp.(featuregate.MutableFeatureGateWithLogger); ok {
+				err = withLogger.SetFromMapWithLogger(logr.Discard(), m)
+			} else {
+				err = cp.SetFromMap(m)
+			}
+		}
+		s.checked[key] = err
+	}
+	if err != nil {
+		return err
+	}
+	for k := range m {
+		s.touched[k] = true
+	}
+	if withLogger, ok := gate().(featuregate.MutableFeatureGateWithLogger); ok {
+		return withLogger.SetFromMapWithLogger(logr.Discard(), m)
+	}
+	return gate().SetFromMap(m)
 }
