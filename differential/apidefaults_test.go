@@ -70,6 +70,11 @@ func TestDifferentialAPIDefaults(t *testing.T) {
 	// The gates the defaulting reads that features.Set does not hold are at
 	// their v1.37.2 defaults.
 	gatesRead := func(rt *rapid.T, f features.Set) {
+		// PodLevelResourcesFixDefaulting is not in features.Set, and the
+		// per-case gate switch leaves it off once a case has turned
+		// PodLevelResources off: set it to its v1.37.2 value for this case
+		// (it defaults on with PodLevelResources and needs it).
+		kubeletgates.Set(rt, map[string]bool{"PodLevelResourcesFixDefaulting": f.Enabled(features.PodLevelResources)})
 		for name, want := range map[string]bool{
 			"ImageVolume":                    true,
 			"H2CContainerProbe":              false,

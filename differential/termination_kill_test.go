@@ -196,7 +196,9 @@ var killSpecGen = rapid.Custom(func(t *rapid.T) killSpec {
 	k.pod = pod
 
 	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-	for i := range rapid.IntRange(1, 2).Draw(t, "sandboxes") {
+	// Newest (highest attempt) first, as a runtime state lists them and
+	// as the kubelet's GetPodStatus sorts them.
+	for i := rapid.IntRange(1, 2).Draw(t, "sandboxes") - 1; i >= 0; i-- {
 		st.Sandboxes = append(st.Sandboxes, runtimestate.Sandbox{ID: fmt.Sprintf("s%d", i), Ready: i == 0, Attempt: uint32(i)})
 	}
 	names := []string{}
