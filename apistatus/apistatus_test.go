@@ -281,11 +281,7 @@ func TestCompute(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := tc.opts
-			if opts.Features == (features.Set{}) {
-				opts.Features = defaults
-			}
-			got := Compute(tc.pod, tc.st, opts)
+			got := Compute(tc.pod, tc.st, tc.opts)
 			// With gate InPlacePodVerticalScaling (locked on), every status
 			// made from a runtime instance reports Resources, empty when the
 			// spec sets none. The cases above are all such statuses when

@@ -18,11 +18,7 @@ func TestRecomputeRoundTrip(t *testing.T) {
 	checked := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		c := podgen.Cases(podgen.CaseOptions{}).Draw(rt, "case")
-		probes := map[string]podstatus.Probes{}
-		for id, p := range c.Probes {
-			probes[id] = p
-		}
-		want := podstatus.Compute(c.Pod, c.State, podstatus.Options{Features: c.Features, Probes: probes})
+		want := podstatus.Compute(c.Pod, c.State, podstatus.Options{Features: c.Features, Probes: c.Probes})
 		if want.GetPhase.Phase != want.Status.Phase {
 			return // a rule after getPhase decided; Recompute reads getPhase's inputs only
 		}

@@ -28,16 +28,25 @@ const MirrorPodAnnotation = "kubernetes.io/config.mirror"
 // keeps the object until they are removed. A nil pod gives false.
 func CanBeDeleted(pod *v1.Pod, podIsFinished bool, f features.Set) bool {
 	_ = f
-	if pod == nil || pod.DeletionTimestamp == nil {
-		return false
+	return apiBlocker(pod) == "" && podIsFinished
+}
+
+// apiBlocker returns why canBeDeleted's checks of the API object (steps 1
+// and 2) say no, or "" when they pass.
+func apiBlocker(pod *v1.Pod) string {
+	switch {
+	case pod == nil:
+		return "no pod"
+	case pod.DeletionTimestamp == nil:
+		return "the pod has no deletionTimestamp (nobody asked to delete it)"
 	}
 	if _, mirror := pod.Annotations[MirrorPodAnnotation]; mirror {
-		return false
+		return "a mirror pod: the kubelet never deletes it this way"
 	}
 	if pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
-		return false
+		return fmt.Sprintf("the API status phase is %q, not Succeeded or Failed: the kubelet has not written a terminal status yet", pod.Status.Phase)
 	}
-	return podIsFinished
+	return ""
 }
 
 // Deletion is MayDelete's answer: whether the kubelet deletes the API
@@ -70,17 +79,8 @@ func (d Deletion) String() string {
 // the SyncTerminatedPod result (finished); the API status must by then
 // carry a terminal phase, which the kubelet writes in SyncTerminatingPod.
 func MayDelete(pod *v1.Pod, st *runtimestate.Pod, w *WorkerState) Deletion {
-	switch {
-	case pod == nil:
-		return Deletion{Why: "no pod"}
-	case pod.DeletionTimestamp == nil:
-		return Deletion{Why: "the pod has no deletionTimestamp (nobody asked to delete it)"}
-	}
-	if _, mirror := pod.Annotations[MirrorPodAnnotation]; mirror {
-		return Deletion{Why: "a mirror pod: the kubelet never deletes it this way"}
-	}
-	if pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
-		return Deletion{Why: fmt.Sprintf("the API status phase is %q, not Succeeded or Failed: the kubelet has not written a terminal status yet", pod.Status.Phase)}
+	if why := apiBlocker(pod); why != "" {
+		return Deletion{Why: why}
 	}
 	if st != nil {
 		for _, c := range st.Containers {
@@ -95,5 +95,5 @@ func MayDelete(pod *v1.Pod, st *runtimestate.Pod, w *WorkerState) Deletion {
 	case !w.Finished:
 		return Deletion{Why: fmt.Sprintf("the pod worker is in %s, not finished (SyncTerminatedPod has not succeeded)", w.WorkType())}
 	}
-	return Deletion{Delete: CanBeDeleted(pod, true, features.Set{}), Why: "deletionTimestamp set, terminal phase, pod worker finished"}
+	return Deletion{Delete: true, Why: "deletionTimestamp set, terminal phase, pod worker finished"}
 }
