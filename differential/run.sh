@@ -41,6 +41,8 @@ trap 'rm -f "$DIFF_REPORT"' EXIT
 
 # shellcheck disable=SC2086 # PKGS is a list of patterns
 status=0
-go test -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
+# The whole suite runs longer than go test's default 10-minute timeout on a
+# busy 2-core machine; a -timeout among your arguments wins over this one.
+go test -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay -timeout=90m "$@" ${PKGS:-./...} || status=$?
 cat "$DIFF_REPORT"
 exit "$status"

@@ -211,6 +211,7 @@ type Switcher struct {
 	base    map[featuregate.Feature]bool
 	touched map[string]bool
 	checked map[string]error
+	last    string // the map applied last, so that an identical request is free
 }
 
 // NewSwitcher prepares per-case switching of the named gates for tb's
@@ -265,6 +266,10 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	if key == s.last {
+		return nil
+	}
+	s.last = key
 	for k := range m {
 		s.touched[k] = true
 	}
