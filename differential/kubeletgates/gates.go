@@ -227,6 +227,26 @@ func NewSwitcher(tb TB, names []string) *Switcher {
 	for f := range gate().GetAll() {
 		s.base[f] = gate().Enabled(f)
 	}
+	// Gates a Switch switched off as dependents may lie outside names: put
+	// every gate any Switch touched back (before Set restores names).
+	tb.Cleanup(func() {
+		m := map[string]bool{}
+		for n := range s.touched {
+			m[n] = s.base[featuregate.Feature(n)]
+		}
+		if len(m) == 0 {
+			return
+		}
+		var err error
+		if withLogger, ok := gate().(featuregate.MutableFeatureGateWithLogger); ok {
+			err = withLogger.SetFromMapWithLogger(logr.Discard(), m)
+		} else {
+			err = gate().SetFromMap(m)
+		}
+		if err != nil {
+			tb.Fatalf("kubeletgates: restoring %v: %v", m, err)
+		}
+	})
 	return s
 }
 
