@@ -209,6 +209,7 @@ func EmulationVersion() string {
 // copy, before it is first applied. Not for parallel use.
 type Switcher struct {
 	base    map[featuregate.Feature]bool
+	deps    map[featuregate.Feature][]featuregate.Feature
 	touched map[string]bool
 	checked map[string]error
 	last    string // the map applied last, so that an identical request is free
@@ -223,7 +224,7 @@ func NewSwitcher(tb TB, names []string) *Switcher {
 		cur[n] = Enabled(n)
 	}
 	Set(tb, cur)
-	s := &Switcher{base: map[featuregate.Feature]bool{}, touched: map[string]bool{}, checked: map[string]error{}}
+	s := &Switcher{base: map[featuregate.Feature]bool{}, deps: gate().Dependencies(), touched: map[string]bool{}, checked: map[string]error{}}
 	for f := range gate().GetAll() {
 		s.base[f] = gate().Enabled(f)
 	}
@@ -257,7 +258,7 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 	for n := range s.touched {
 		m[n] = s.base[featuregate.Feature(n)]
 	}
-	for k, v := range overridesFrom(func(f featuregate.Feature) bool { return s.base[f] }, gate().Dependencies(), gates) {
+	for k, v := range overridesFrom(func(f featuregate.Feature) bool { return s.base[f] }, s.deps, gates) {
 		m[k] = v
 	}
 	keys := make([]string, 0, len(m))
