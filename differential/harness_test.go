@@ -213,17 +213,14 @@ func drawGates(rt *rapid.T) features.Set {
 // that is on while a gate it depends on (per the kubelet's registry) is off.
 // A dependency the Set does not hold reads as the kubelet's current value.
 func fixGateDependencies(f features.Set) features.Set {
-	holds := map[string]bool{}
-	for _, g := range features.Gates() {
-		holds[string(g)] = true
-	}
+	holds, deps := gateDeps()
 	for changed := true; changed; {
 		changed = false
 		for _, g := range features.Gates() {
 			if !f.Enabled(g) {
 				continue
 			}
-			for _, d := range kubeletgates.Dependencies(string(g)) {
+			for _, d := range deps[g] {
 				on := kubeletgates.Enabled(d)
 				if holds[d] {
 					on = f.Enabled(features.Gate(d))
@@ -237,6 +234,26 @@ func fixGateDependencies(f features.Set) features.Set {
 		}
 	}
 	return f
+}
+
+var gateDepsOnce struct {
+	sync.Once
+	holds map[string]bool
+	deps  map[features.Gate][]string
+}
+
+// gateDeps returns, computed once, the names of the gates a Set holds and
+// each one's dependencies as the kubelet's registry declares them.
+func gateDeps() (holds map[string]bool, deps map[features.Gate][]string) {
+	d := &gateDepsOnce
+	d.Do(func() {
+		d.holds, d.deps = map[string]bool{}, map[features.Gate][]string{}
+		for _, g := range features.Gates() {
+			d.holds[string(g)] = true
+			d.deps[g] = kubeletgates.Dependencies(string(g))
+		}
+	})
+	return d.holds, d.deps
 }
 
 // gateMap is f's settable gates as kubeletgates.Set takes them.

@@ -41,6 +41,10 @@ trap 'rm -f "$DIFF_REPORT"' EXIT
 
 # shellcheck disable=SC2086 # PKGS is a list of patterns
 status=0
-go test -timeout=45m -trimpath -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
+# The whole suite runs longer than go test's default 10-minute timeout on a
+# busy 2-core machine; a -timeout among your arguments wins over this one.
+# -trimpath keys the build cache on import paths, not directories, so every
+# checkout (and mutation/run.sh's copy) shares one compiled kubelet.
+go test -timeout=90m -trimpath -mod=vendor -overlay="$here/overlay.json" -tags=kubeletlogic_overlay "$@" ${PKGS:-./...} || status=$?
 cat "$DIFF_REPORT"
 exit "$status"

@@ -209,8 +209,10 @@ func EmulationVersion() string {
 // copy, before it is first applied. Not for parallel use.
 type Switcher struct {
 	base    map[featuregate.Feature]bool
+	deps    map[featuregate.Feature][]featuregate.Feature
 	touched map[string]bool
 	checked map[string]error
+	last    string // the map applied last, so that an identical request is free
 }
 
 // NewSwitcher prepares per-case switching of the named gates for tb's
@@ -222,10 +224,30 @@ func NewSwitcher(tb TB, names []string) *Switcher {
 		cur[n] = Enabled(n)
 	}
 	Set(tb, cur)
-	s := &Switcher{base: map[featuregate.Feature]bool{}, touched: map[string]bool{}, checked: map[string]error{}}
+	s := &Switcher{base: map[featuregate.Feature]bool{}, deps: gate().Dependencies(), touched: map[string]bool{}, checked: map[string]error{}}
 	for f := range gate().GetAll() {
 		s.base[f] = gate().Enabled(f)
 	}
+	// Gates a Switch switched off as dependents may lie outside names: put
+	// every gate any Switch touched back (before Set restores names).
+	tb.Cleanup(func() {
+		m := map[string]bool{}
+		for n := range s.touched {
+			m[n] = s.base[featuregate.Feature(n)]
+		}
+		if len(m) == 0 {
+			return
+		}
+		var err error
+		if withLogger, ok := gate().(featuregate.MutableFeatureGateWithLogger); ok {
+			err = withLogger.SetFromMapWithLogger(logr.Discard(), m)
+		} else {
+			err = gate().SetFromMap(m)
+		}
+		if err != nil {
+			tb.Fatalf("kubeletgates: restoring %v: %v", m, err)
+		}
+	})
 	return s
 }
 
@@ -236,7 +258,7 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 	for n := range s.touched {
 		m[n] = s.base[featuregate.Feature(n)]
 	}
-	for k, v := range overridesFrom(func(f featuregate.Feature) bool { return s.base[f] }, gate().Dependencies(), gates) {
+	for k, v := range overridesFrom(func(f featuregate.Feature) bool { return s.base[f] }, s.deps, gates) {
 		m[k] = v
 	}
 	keys := make([]string, 0, len(m))
@@ -265,6 +287,10 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	if key == s.last {
+		return nil
+	}
+	s.last = key
 	for k := range m {
 		s.touched[k] = true
 	}

@@ -172,3 +172,34 @@ func TestEmulationVersion134(t *testing.T) {
 		}
 	}
 }
+
+// A Switcher changes the gates case after case, switches off dependents of
+// a gate switched off and brings them back when it is on again, refuses a
+// locked gate, and the test's end restores everything.
+func TestSwitcher(t *testing.T) {
+	before := Snapshot("PodLevelResources", "InPlacePodLevelResourcesVerticalScaling", "ContainerRestartRules", "RestartAllContainersOnContainerExits")
+	t.Run("switching", func(t *testing.T) {
+		sw := NewSwitcher(t, []string{"PodLevelResources", "ContainerRestartRules"})
+		if err := sw.Switch(map[string]bool{"PodLevelResources": false, "ContainerRestartRules": false}); err != nil {
+			t.Fatal(err)
+		}
+		if Enabled("PodLevelResources") || Enabled("InPlacePodLevelResourcesVerticalScaling") || Enabled("ContainerRestartRules") || Enabled("RestartAllContainersOnContainerExits") {
+			t.Fatalf("after switching off: %v", Snapshot("PodLevelResources", "InPlacePodLevelResourcesVerticalScaling", "ContainerRestartRules", "RestartAllContainersOnContainerExits"))
+		}
+		if err := sw.Switch(map[string]bool{"PodLevelResources": true, "ContainerRestartRules": true}); err != nil {
+			t.Fatal(err)
+		}
+		if !Enabled("InPlacePodLevelResourcesVerticalScaling") || !Enabled("RestartAllContainersOnContainerExits") {
+			t.Fatalf("dependents not back: %v", Snapshot("InPlacePodLevelResourcesVerticalScaling", "RestartAllContainersOnContainerExits"))
+		}
+		if err := sw.Switch(map[string]bool{"InPlacePodVerticalScaling": false}); err == nil {
+			t.Fatal("a locked gate was switched")
+		}
+		if err := sw.Switch(map[string]bool{"PodLevelResources": false}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if after := Snapshot("PodLevelResources", "InPlacePodLevelResourcesVerticalScaling", "ContainerRestartRules", "RestartAllContainersOnContainerExits"); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("not restored: %v, was %v", after, before)
+	}
+}
