@@ -1,0 +1,452 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// The captured scenarios re-run as simulations. Each container's behaviour
+// is written from its command in the fixture's pod (quoted next to it);
+// nothing is read from what the kubelet did.
+
+func secs(s float64) sim.Duration { return sim.Duration(s * float64(time.Second)) }
+
+// trapLoop is `trap 'exit 0' TERM; while true; do sleep 1; done`: runs
+// until stopped; on SIGTERM the shell exits 0 when its current `sleep 1`
+// returns (up to a second; half a second on average).
+var trapLoop = sim.Run{TermAfter: secs(0.5)}
+
+// scripts are the behaviours of the captured scenarios' containers.
+var scripts = map[string]map[string]sim.Behaviour{
+	// app: the trap loop, preStop `sleep 4`; sidecar: the trap loop.
+	"api-delete-grace": {
+		"app":     {Runs: []sim.Run{withPreStop(trapLoop, 4)}},
+		"sidecar": {Runs: []sim.Run{trapLoop}},
+	},
+	// app: the trap loop; debugger: `sleep 3600` (PID 1 ignores SIGTERM).
+	"api-ephemeral": {
+		"app":      {Runs: []sim.Run{trapLoop}},
+		"debugger": {Runs: []sim.Run{{IgnoreSIGTERM: true}}},
+	},
+	"api-finalizer": {"app": {Runs: []sim.Run{trapLoop}}},
+	"appkilled": {
+		"app":     {Runs: []sim.Run{trapLoop}},
+		"sidecar": {Runs: []sim.Run{trapLoop}},
+	},
+	// `sleep 1; exit 1`
+	"crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
+	// `touch /tmp/alive; sleep 6; rm /tmp/alive; <trap loop>`; the probe
+	// is `cat /tmp/alive`.
+	"liveness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Liveness: []sim.ProbeStep{{At: secs(6), Result: probe.Failure}}}}}},
+	// `sleep 2; exit 0` and `sleep 2; exit 7`
+	"never-exit0": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 0}}}},
+	"never-exit7": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 7}}}},
+	// prepare: `sleep 1; exit 3`; app: the trap loop.
+	"onfailure-init": {
+		"prepare": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 3}}},
+		"app":     {Runs: []sim.Run{trapLoop}},
+	},
+	// `touch /tmp/ready; sleep 10; rm /tmp/ready; sleep 10; touch
+	// /tmp/ready; <trap loop>`; the probe is `cat /tmp/ready`.
+	"readiness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Readiness: []sim.ProbeStep{
+		{At: secs(10), Result: probe.Failure}, {At: secs(20), Result: probe.Success}}}}}},
+	// prepare: `sleep 1`; sidecar: the trap loop; app: the first run
+	// (no marker) `touch /data/done; sleep 5; exit 42`, later runs the
+	// trap loop.
+	"restartall": {
+		"prepare": {Runs: []sim.Run{{ExitAfter: secs(1)}}},
+		"sidecar": {Runs: []sim.Run{trapLoop}},
+		"app":     {Runs: []sim.Run{{ExitAfter: secs(5), ExitCode: 42}, trapLoop}},
+	},
+	"sandboxkill": {
+		"prepare": {Runs: []sim.Run{{ExitAfter: secs(1)}}},
+		"app":     {Runs: []sim.Run{trapLoop}},
+	},
+	// sidecar: `sleep 3; exit 1`; app: the trap loop.
+	"sidecar-crash": {
+		"sidecar": {Runs: []sim.Run{{ExitAfter: secs(3), ExitCode: 1}}},
+		"app":     {Runs: []sim.Run{trapLoop}},
+	},
+	"startorder": {
+		"prepare": {Runs: []sim.Run{{ExitAfter: secs(1)}}},
+		"sidecar": {Runs: []sim.Run{trapLoop}},
+		"app":     {Runs: []sim.Run{withPreStop(trapLoop, 4)}},
+	},
+	// the trap loop; the startup probe `cat /tmp/never` always fails.
+	"startup": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Startup: []sim.ProbeStep{{At: 0, Result: probe.Failure}}}}}},
+}
+
+func withPreStop(r sim.Run, s float64) sim.Run {
+	r.PreStop = secs(s)
+	return r
+}
+
+// simInput turns a fixture into a simulation: the pod, its script, and the
+// harness's actions at their times.
+func simInput(t *testing.T, f *fixture) (sim.PodInput, time.Time) {
+	t.Helper()
+	beh, ok := scripts[f.Scenario]
+	if !ok {
+		t.Fatalf("no script for scenario %s", f.Scenario)
+	}
+	var zero time.Time
+	for _, e := range f.Events {
+		if e.What == "manifest written" || strings.HasPrefix(e.What, "pod created") {
+			zero = e.Time
+			break
+		}
+	}
+	if zero.IsZero() {
+		t.Fatalf("%s: no creation event", f.Scenario)
+	}
+	pod := f.Pod.DeepCopy()
+	pod.Status = v1.PodStatus{}
+	if _, ok := pod.Annotations["kubernetes.io/config.source"]; !ok {
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations["kubernetes.io/config.source"] = "api"
+	}
+	in := sim.PodInput{Pod: pod, Script: sim.Script{Containers: beh}}
+	for _, e := range f.Events {
+		at := sim.Duration(e.Time.Sub(zero))
+		var a sim.Action
+		switch {
+		case e.What == "manifest removed":
+			a.Remove = true
+		case e.What == "pod deleted":
+			grace := int64(-1)
+			a.Delete = &grace
+		case strings.HasPrefix(e.What, "finalizers removed"):
+			a.RemoveFinalizers = true
+		case strings.HasPrefix(e.What, "kill-container "):
+			a.KillContainer = strings.TrimSuffix(strings.Fields(e.What)[1], ":")
+		case strings.HasPrefix(e.What, "kill-sandbox"):
+			a.KillSandbox = true
+		case strings.HasPrefix(e.What, "ephemeral container "):
+			for _, o := range f.Observations {
+				if o.Pod != nil && len(o.Pod.Spec.EphemeralContainers) > 0 {
+					ec := o.Pod.Spec.EphemeralContainers[0]
+					a.AddEphemeral = &ec
+					break
+				}
+			}
+			if a.AddEphemeral == nil {
+				t.Fatalf("%s: no observation shows the ephemeral container", f.Scenario)
+			}
+		default:
+			continue
+		}
+		a.At = at
+		in.Actions = append(in.Actions, a)
+	}
+	return in, zero
+}
+
+// statusKey is what the comparison reads of a status: the phase, the
+// conditions' types, statuses and reasons, and per container its state,
+// reason, exit code, readiness, started flag, restart count and last
+// state. Times and container IDs are the run's own.
+func statusKey(s *v1.PodStatus) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s|", s.Phase, s.Reason)
+	conds := append([]v1.PodCondition(nil), s.Conditions...)
+	sort.Slice(conds, func(i, j int) bool { return conds[i].Type < conds[j].Type })
+	for _, c := range conds {
+		fmt.Fprintf(&b, "%s=%s/%s ", c.Type, c.Status, c.Reason)
+	}
+	b.WriteString("|")
+	state := func(st v1.ContainerState) string {
+		switch {
+		case st.Running != nil:
+			return "running"
+		case st.Terminated != nil:
+			return fmt.Sprintf("terminated:%s:%d", st.Terminated.Reason, st.Terminated.ExitCode)
+		case st.Waiting != nil:
+			return "waiting:" + st.Waiting.Reason
+		}
+		return "-"
+	}
+	for _, l := range [][]v1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
+		for _, cs := range l {
+			started := "nil"
+			if cs.Started != nil {
+				started = fmt.Sprint(*cs.Started)
+			}
+			fmt.Fprintf(&b, "%s:%s ready=%v started=%s restarts=%d last=%s; ", cs.Name, state(cs.State), cs.Ready, started, cs.RestartCount, state(cs.LastTerminationState))
+		}
+	}
+	return b.String()
+}
+
+type timedKey struct {
+	at  time.Duration
+	key string
+	id  string
+}
+
+// kubeletAdd is when the kubelet received the pod (its "SyncLoop ADD" log
+// line): when the pod reaches the kubelet is the outside's doing (the
+// file source's poll, the API watch), not a kubelet decision.
+func kubeletAdd(t *testing.T, f *fixture, zero time.Time) time.Duration {
+	t.Helper()
+	for _, l := range f.KubeletLog {
+		if !strings.Contains(l, `"SyncLoop ADD"`) {
+			continue
+		}
+		fields := strings.Fields(l)
+		if len(fields) < 2 {
+			break
+		}
+		clock, err := time.Parse("15:04:05.000000", fields[1])
+		if err != nil {
+			t.Fatalf("%s: ADD log line time: %v", f.Scenario, err)
+		}
+		y, m, d := zero.Date()
+		at := time.Date(y, m, d, clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), time.UTC)
+		return at.Sub(zero)
+	}
+	t.Fatalf("%s: no SyncLoop ADD in the kubelet log", f.Scenario)
+	return 0
+}
+
+// seeds is how many seeds TestReplaySimulation tries per scenario.
+const seeds = 64
+
+// Tolerances, by kind of event (see TestReplaySimulation).
+const (
+	tolStatus = 1500 * time.Millisecond
+	tolCall   = 1500 * time.Millisecond
+)
+
+// TestReplaySimulation re-runs every captured scenario on the simulated
+// node. The pod reaches the simulated kubelet when it reached the real one
+// (its ADD log line) and the harness's actions happen at their recorded
+// times. A run matches when
+//   - the distinct statuses the real kubelet showed appear among the
+//     simulated ones, in the same order (the capture polled every 250 ms
+//     and misses some; the simulation records every one);
+//   - the CRI calls that change the runtime are the same calls (method and
+//     container), in the same order;
+//   - each matched status and call is within its tolerance of the real
+//     time: 1.5 s, i.e. one PLEG relist period (1 s) plus the capture's
+//     250 ms poll and the runtime's call-time jitter; after a crash-loop
+//     back-off, also half the back-off window (the pod worker's requeue
+//     jitter J(0.5)) and the 1 s sync tick.
+//
+// The kubelet's random choices (requeue jitter) make the real run one of
+// many possible ones, so each scenario is simulated with seeds 1 to 64
+// and must match with at least one; the number of matching seeds and the
+// matching run with the smallest largest time error are logged.
+func TestReplaySimulation(t *testing.T) {
+	for _, f := range loadFixtures(t) {
+		t.Run(f.Scenario, func(t *testing.T) {
+			in, zero := simInput(t, f)
+			in.At = sim.Duration(kubeletAdd(t, f, zero))
+			end := f.Observations[len(f.Observations)-1].Time.Sub(zero) + time.Second
+			matched, best, bestErr := 0, "", time.Duration(-1)
+			var firstErr string
+			for seed := uint64(1); seed <= seeds; seed++ {
+				tl, err := sim.Simulate(sim.Config{Seed: seed, For: sim.Duration(end)}, []sim.PodInput{in})
+				if err != nil {
+					t.Fatal(err)
+				}
+				report, worst, problem := compareRun(f, zero, end, in, tl)
+				if problem != "" {
+					if testing.Verbose() && os.Getenv("SIM_ALLSEEDS") != "" {
+						t.Logf("seed %d: %s", seed, problem)
+					}
+					if firstErr == "" {
+						firstErr = fmt.Sprintf("seed %d: %s", seed, problem)
+					}
+					continue
+				}
+				matched++
+				if bestErr < 0 || worst < bestErr {
+					best, bestErr = fmt.Sprintf("seed %d: %s", seed, report), worst
+				}
+				if testing.Verbose() && os.Getenv("SIM_ALLSEEDS") != "" {
+					t.Logf("seed %d: %s", seed, report)
+				}
+			}
+			if matched == 0 {
+				t.Fatalf("no seed of %d reproduces the capture; %s", seeds, firstErr)
+			}
+			t.Logf("%d of %d seeds reproduce the capture; closest %s", matched, seeds, best)
+		})
+	}
+}
+
+// compareRun compares one simulated timeline with the capture; problem is
+// empty when it matches.
+func compareRun(f *fixture, zero time.Time, end time.Duration, in sim.PodInput, tl *sim.Timeline) (report string, worstErr time.Duration, problem string) {
+	// Statuses. A static pod's statuses are the kubelet's own (its /pods
+	// endpoint); an API pod's are the API object's.
+	var real []timedKey
+	removed := f.removedAt()
+	for _, o := range f.Observations {
+		if o.Status == nil || (!removed.IsZero() && o.Time.After(removed)) {
+			continue
+		}
+		k := statusKey(o.Status)
+		if len(real) == 0 || real[len(real)-1].key != k {
+			real = append(real, timedKey{at: o.Time.Sub(zero), key: k})
+		}
+	}
+	kind := sim.KindStatus
+	if in.Pod.Annotations["kubernetes.io/config.source"] == "api" {
+		kind = sim.KindAPI
+	}
+	var simulated []timedKey
+	for _, e := range tl.Entries {
+		if e.Kind == kind && e.Status != nil {
+			simulated = append(simulated, timedKey{at: e.At, key: statusKey(&e.Status.Status)})
+		}
+	}
+	tol := func(base, at time.Duration) time.Duration {
+		// After a back-off wait of W that began at b, the restart may move
+		// by half of W (jitter) plus the 1 s tick.
+		extra := time.Duration(0)
+		for _, e := range tl.Entries {
+			if e.Kind != sim.KindSync || e.At > at {
+				continue
+			}
+			if i := strings.Index(e.Message, "back-off "); i >= 0 {
+				w, err := time.ParseDuration(strings.Fields(e.Message[i+len("back-off "):])[0])
+				if err == nil && at-e.At <= w+w/2+2*time.Second {
+					extra = w/2 + time.Second
+				}
+			}
+		}
+		return base + extra
+	}
+	worst := time.Duration(0)
+	j := 0
+	for i, r := range real {
+		found := false
+		for ; j < len(simulated); j++ {
+			if simulated[j].key == r.key {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return "", 0, fmt.Sprintf("real status %d at %.2fs not simulated (in order): %s", i, r.at.Seconds(), r.key)
+		}
+		e := absDur(simulated[j].at - r.at)
+		if e > tol(tolStatus, r.at) {
+			return "", 0, fmt.Sprintf("real status %d at %.2fs simulated at %.2fs: %s", i, r.at.Seconds(), simulated[j].at.Seconds(), r.key)
+		}
+		if e > worst {
+			worst = e
+		}
+	}
+
+	// CRI calls.
+	var realCalls, simCalls []timedKey
+	names := map[string]string{}
+	for _, c := range f.CRICalls {
+		if c.Method == "CreateContainer" {
+			names[c.Response] = c.Name
+		}
+	}
+	for _, c := range f.CRICalls {
+		if !modelledCall(c.Method) || c.Time.Sub(zero) > end {
+			continue
+		}
+		name := c.Name
+		if c.Method != "CreateContainer" {
+			name = names[c.ID]
+		}
+		realCalls = appendCall(realCalls, timedKey{c.Time.Sub(zero), callKey(c.Method, name), c.ID})
+	}
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindCRI && modelledCall(e.Call.Method) {
+			simCalls = appendCall(simCalls, timedKey{e.At, callKey(e.Call.Method, e.Call.Name), e.Call.ID})
+		}
+	}
+	if len(realCalls) != len(simCalls) {
+		return "", 0, fmt.Sprintf("%d real CRI calls, %d simulated:\n%s", len(realCalls), len(simCalls), callTable(realCalls, simCalls))
+	}
+	worstCall := time.Duration(0)
+	for i := range realCalls {
+		if realCalls[i].key != simCalls[i].key {
+			return "", 0, fmt.Sprintf("CRI call %d: real %q at %.2fs, simulated %q at %.2fs:\n%s", i, realCalls[i].key, realCalls[i].at.Seconds(), simCalls[i].key, simCalls[i].at.Seconds(), callTable(realCalls, simCalls))
+		}
+		e := absDur(realCalls[i].at - simCalls[i].at)
+		if e > tol(tolCall, realCalls[i].at) {
+			return "", 0, fmt.Sprintf("CRI call %d %q: real at %.2fs, simulated at %.2fs", i, realCalls[i].key, realCalls[i].at.Seconds(), simCalls[i].at.Seconds())
+		}
+		if e > worstCall {
+			worstCall = e
+		}
+	}
+	if worstCall > worst {
+		worst = worstCall
+	}
+	return fmt.Sprintf("%d real statuses in order among %d simulated; %d CRI calls in order; largest time error %.2fs",
+		len(real), len(simulated), len(realCalls), worst.Seconds()), worst, ""
+}
+
+// modelledCall: the calls that change the runtime and that the simulation
+// makes (probes' ExecSync and the garbage collector's RemovePodSandbox are
+// not compared).
+func modelledCall(m string) bool {
+	switch m {
+	case "RunPodSandbox", "CreateContainer", "StartContainer", "StopContainer", "StopPodSandbox", "RemoveContainer":
+		return true
+	}
+	return false
+}
+
+// callKey is what the comparison reads of a call: the method and the
+// container's name (sandbox calls: the method only).
+func callKey(method, name string) string {
+	switch method {
+	case "RunPodSandbox", "StopPodSandbox":
+		return method
+	}
+	return method + " " + name
+}
+
+// appendCall appends k unless it repeats the previous RemoveContainer of
+// the same instance: the container deletor and SyncPod's pruning of init
+// containers race to remove the same instance, and the real kubelet sent
+// one or two calls for it (both seen in the captures).
+func appendCall(l []timedKey, k timedKey) []timedKey {
+	if n := len(l); n > 0 && strings.HasPrefix(k.key, "RemoveContainer") && l[n-1].key == k.key && l[n-1].id == k.id {
+		return l
+	}
+	return append(l, k)
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+func callTable(real, simulated []timedKey) string {
+	var b strings.Builder
+	for i := 0; i < len(real) || i < len(simulated); i++ {
+		var x, y string
+		if i < len(real) {
+			x = fmt.Sprintf("%7.2f %s", real[i].at.Seconds(), real[i].key)
+		}
+		if i < len(simulated) {
+			y = fmt.Sprintf("%7.2f %s", simulated[i].at.Seconds(), simulated[i].key)
+		}
+		fmt.Fprintf(&b, "  %-45s | %s\n", x, y)
+	}
+	return b.String()
+}

@@ -1,0 +1,171 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/probe"
+)
+
+// Duration is a time.Duration that reads and writes as Go duration text
+// ("1.5s", "2m") in JSON and YAML, and also reads a number of seconds.
+type Duration time.Duration
+
+// D returns d as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalJSON writes d as duration text.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON reads duration text ("90s") or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("duration %q: %v", s, err)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return fmt.Errorf("duration: want text such as \"90s\" or a number of seconds, got %s", b)
+	}
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+// Script is what the containers and the runtime do: the part of a
+// simulation the kubelet does not decide.
+type Script struct {
+	// Containers are the behaviours by container name (init containers,
+	// sidecars, regular and ephemeral containers alike). A container not
+	// listed runs until it is stopped and exits at once on SIGTERM with
+	// code 0, and every probe of it succeeds.
+	Containers map[string]Behaviour `json:"containers,omitempty"`
+	// Runtime are the container runtime's own delays; zero fields take
+	// the defaults of DefaultRuntimeDelays.
+	Runtime RuntimeDelays `json:"runtime,omitzero"`
+}
+
+// Behaviour is what one container does, run after run.
+type Behaviour struct {
+	// Runs are the successive runs (container instances) of the
+	// container: Runs[0] is the first instance, Runs[1] the second and so
+	// on; the last entry repeats for every later instance. No entry is a
+	// container that runs until stopped.
+	Runs []Run `json:"runs,omitempty"`
+}
+
+// run returns the behaviour of the container's instance number n (0 for
+// the first).
+func (b Behaviour) run(n int) Run {
+	if len(b.Runs) == 0 {
+		return Run{}
+	}
+	if n >= len(b.Runs) {
+		n = len(b.Runs) - 1
+	}
+	if n < 0 {
+		n = 0
+	}
+	return b.Runs[n]
+}
+
+// Run is one run of a container.
+type Run struct {
+	// ExitAfter is how long after it started the process exits on its own,
+	// with ExitCode; 0 means it runs until it is stopped.
+	ExitAfter Duration `json:"exitAfter,omitempty"`
+	ExitCode  int32    `json:"exitCode,omitempty"`
+	// On SIGTERM the process exits TermAfter later with TermExitCode,
+	// unless IgnoreSIGTERM: then only SIGKILL ends it (exit code 137),
+	// when the stop timeout runs out.
+	IgnoreSIGTERM bool     `json:"ignoreSIGTERM,omitempty"`
+	TermAfter     Duration `json:"termAfter,omitempty"`
+	TermExitCode  int32    `json:"termExitCode,omitempty"`
+	// PreStop is how long the container's exec or httpGet preStop hook
+	// runs. A sleep hook runs for the seconds the spec gives (the kubelet
+	// itself sleeps) and ignores this.
+	PreStop Duration `json:"preStop,omitempty"`
+	// Liveness, Readiness and Startup give each probe's outcome as a
+	// function of the run's age: the last step whose At the age has
+	// reached decides; before the first step (and with no step) the probe
+	// succeeds.
+	Liveness  []ProbeStep `json:"liveness,omitempty"`
+	Readiness []ProbeStep `json:"readiness,omitempty"`
+	Startup   []ProbeStep `json:"startup,omitempty"`
+}
+
+// ProbeStep says that from age At of the run on, the probe gives Result
+// (probe.Success or probe.Failure).
+type ProbeStep struct {
+	At     Duration     `json:"at"`
+	Result probe.Result `json:"result"`
+}
+
+// outcome is the result of a probe with these steps at the run's age.
+func outcome(steps []ProbeStep, age time.Duration) probe.Result {
+	r := probe.Success
+	for _, s := range steps {
+		if age >= s.At.D() {
+			r = s.Result
+		}
+	}
+	if r != probe.Failure {
+		r = probe.Success
+	}
+	return r
+}
+
+// RuntimeDelays are how long the container runtime takes to answer the
+// kubelet's calls. They shift every later event, so they are part of the
+// model: the defaults are the medians over the calls captured from
+// containerd 1.6 in testdata/captured (RunPodSandbox 289 ms,
+// CreateContainer 11 ms, StartContainer 67 ms, StopPodSandbox 25 ms,
+// RemoveContainer 2 ms; StopContainer takes as long as the process takes to
+// exit).
+type RuntimeDelays struct {
+	RunPodSandbox   Duration `json:"runPodSandbox,omitempty"`
+	CreateContainer Duration `json:"createContainer,omitempty"`
+	StartContainer  Duration `json:"startContainer,omitempty"`
+	StopPodSandbox  Duration `json:"stopPodSandbox,omitempty"`
+	RemoveContainer Duration `json:"removeContainer,omitempty"`
+	// Relist is how long one PLEG relist takes (listing the runtime and
+	// reading the status of changed pods); the next relist starts one
+	// relist period after the previous one ended.
+	Relist Duration `json:"relist,omitempty"`
+}
+
+// DefaultRuntimeDelays are the delays measured on the captured fixtures.
+func DefaultRuntimeDelays() RuntimeDelays {
+	return RuntimeDelays{
+		RunPodSandbox:   Duration(289 * time.Millisecond),
+		CreateContainer: Duration(11 * time.Millisecond),
+		StartContainer:  Duration(67 * time.Millisecond),
+		StopPodSandbox:  Duration(25 * time.Millisecond),
+		RemoveContainer: Duration(2 * time.Millisecond),
+		Relist:          Duration(10 * time.Millisecond),
+	}
+}
+
+// orDefault fills the zero fields of d from the defaults.
+func (d RuntimeDelays) orDefault() RuntimeDelays {
+	def := DefaultRuntimeDelays()
+	set := func(v *Duration, dv Duration) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	set(&d.RunPodSandbox, def.RunPodSandbox)
+	set(&d.CreateContainer, def.CreateContainer)
+	set(&d.StartContainer, def.StartContainer)
+	set(&d.StopPodSandbox, def.StopPodSandbox)
+	set(&d.RemoveContainer, def.RemoveContainer)
+	set(&d.Relist, def.Relist)
+	return d
+}

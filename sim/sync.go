@@ -1,0 +1,812 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/conditions"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+)
+
+// Memory is what the kubelet remembers about one pod between syncs, outside
+// the container runtime: the pod worker's state, the crash-loop back-off
+// records, the reason cache, the probe results and the status manager's
+// cached status. The zero value is a pod the kubelet has never seen.
+type Memory struct {
+	// Worker is the pod worker's state (nil: the worker does not know the
+	// pod yet).
+	Worker *termination.WorkerState `json:"worker,omitempty"`
+	// BackOff are the crash-loop back-off records by restart.BackOffKey.
+	BackOff map[string]restart.BackOffEntry `json:"backOff,omitempty"`
+	// StartFailures is the reason cache: the last failed start by
+	// container name.
+	StartFailures map[string]apistatus.StartFailure `json:"startFailures,omitempty"`
+	// Probes are the probe results by container instance ID.
+	Probes map[string]probe.Results `json:"probes,omitempty"`
+	// Status is the status manager's cached status (nil: none yet);
+	// Version counts the versions it stored.
+	Status  *v1.PodStatus `json:"status,omitempty"`
+	Version int           `json:"version,omitempty"`
+	// Finished is true once TerminatePod stored the final status
+	// (podIsFinished): the status manager may then delete the API object.
+	Finished bool `json:"finished,omitempty"`
+}
+
+// clone returns a copy of m that shares no memory with it.
+func (m Memory) clone() Memory {
+	out := m
+	if m.Worker != nil {
+		w := *m.Worker
+		out.Worker = &w
+	}
+	out.BackOff = make(map[string]restart.BackOffEntry, len(m.BackOff))
+	for k, v := range m.BackOff {
+		out.BackOff[k] = v
+	}
+	out.StartFailures = make(map[string]apistatus.StartFailure, len(m.StartFailures))
+	for k, v := range m.StartFailures {
+		out.StartFailures[k] = v
+	}
+	out.Probes = make(map[string]probe.Results, len(m.Probes))
+	for k, v := range m.Probes {
+		out.Probes[k] = v
+	}
+	if m.Status != nil {
+		out.Status = m.Status.DeepCopy()
+	}
+	return out
+}
+
+// Kubelet is the node's configuration as the simulated kubelet reads it.
+// The zero value is a kubelet v1.37.2 with its default gates and settings.
+type Kubelet struct {
+	// Features are the kubelet's gates (zero: v1.37.2 defaults).
+	Features features.Set `json:"-"`
+	// BackOff is the crash-loop back-off configuration.
+	BackOff restart.BackOffSettings `json:"backOff,omitzero"`
+	// SyncFrequency is --sync-frequency (0: 1 min).
+	SyncFrequency Duration `json:"syncFrequency,omitempty"`
+	// RelistPeriod is the PLEG relist period (0: 1 s).
+	RelistPeriod Duration `json:"relistPeriod,omitempty"`
+}
+
+func (k Kubelet) syncFrequency() time.Duration {
+	if k.SyncFrequency > 0 {
+		return k.SyncFrequency.D()
+	}
+	return time.Minute
+}
+
+func (k Kubelet) relistPeriod() time.Duration {
+	if k.RelistPeriod > 0 {
+		return k.RelistPeriod.D()
+	}
+	return time.Second
+}
+
+// SyncInput is everything one sync of one pod reads.
+type SyncInput struct {
+	// Pod is the pod as the kubelet's pod manager holds it (API defaults
+	// applied).
+	Pod *v1.Pod
+	// Runtime is the pod cache's runtime state, as the last relist read it.
+	Runtime *runtimestate.Pod
+	// Now is when the sync starts.
+	Now time.Time
+	// Memory is the kubelet's remembered state for the pod.
+	Memory Memory
+	// Kubelet is the node's configuration.
+	Kubelet Kubelet
+	// Grace is the grace period the pod worker passes to
+	// SyncTerminatingPod (read only there; 0: the pod's).
+	Grace int64
+	// Containers tell how the running containers react to being stopped
+	// (read only when the sync stops containers), by instance ID.
+	Containers map[string]Run
+	// Runtime delays.
+	Delays RuntimeDelays
+}
+
+// Call is one CRI call the kubelet makes.
+type Call struct {
+	// At is when the call is made and Done when it returns, as offsets
+	// from the start of the sync.
+	At   time.Duration `json:"at"`
+	Done time.Duration `json:"done"`
+	// Method is the CRI method: RunPodSandbox, StopPodSandbox,
+	// CreateContainer, StartContainer, StopContainer, RemoveContainer.
+	Method string `json:"method"`
+	// Name is the container's name (empty for sandbox calls), ID the
+	// instance or sandbox the call acts on (for RunPodSandbox and
+	// CreateContainer the one it creates), Sandbox the sandbox a container
+	// is created in, Attempt the sandbox attempt number.
+	Name    string `json:"name,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Sandbox string `json:"sandbox,omitempty"`
+	Attempt uint32 `json:"attempt,omitempty"`
+	// Timeout is StopContainer's timeout in seconds.
+	Timeout *int64 `json:"timeout,omitempty"`
+	// Kind says which list of the spec a created container is in: "init",
+	// "sidecar", "regular" or "ephemeral".
+	Kind string `json:"kind,omitempty"`
+	// RestartCount is the restart count the kubelet gives a created
+	// container.
+	RestartCount int `json:"restartCount,omitempty"`
+	// Hash is the hash the kubelet stores on a created container.
+	Hash uint64 `json:"hash,omitempty"`
+	// Exit is, for StopContainer, how the process ended: the exit code
+	// and whether the runtime had to SIGKILL it.
+	ExitCode int32 `json:"exitCode,omitempty"`
+	Killed   bool  `json:"killed,omitempty"`
+}
+
+func (c Call) String() string {
+	var b strings.Builder
+	b.WriteString(c.Method)
+	switch {
+	case c.Method == "RunPodSandbox":
+		fmt.Fprintf(&b, " attempt %d -> %s", c.Attempt, c.ID)
+	case c.Method == "CreateContainer":
+		fmt.Fprintf(&b, " %s (restart %d) -> %s", c.Name, c.RestartCount, c.ID)
+	case c.Name != "":
+		fmt.Fprintf(&b, " %s %s", c.Name, c.ID)
+	default:
+		fmt.Fprintf(&b, " %s", c.ID)
+	}
+	if c.Timeout != nil {
+		fmt.Fprintf(&b, " timeout %ds", *c.Timeout)
+		if c.Killed {
+			b.WriteString(" (SIGKILL)")
+		}
+	}
+	return b.String()
+}
+
+// RequeueKind is how the pod worker schedules the pod's next sync
+// (completeWork in pkg/kubelet/pod_workers.go).
+type RequeueKind string
+
+// The requeue kinds.
+const (
+	// RequeueSuccess: after J(syncFrequency), [60 s, 90 s) by default.
+	RequeueSuccess RequeueKind = "success"
+	// RequeueBackOff: a container is in crash-loop back-off: after
+	// J(clamp(until - now, 0, syncFrequency)).
+	RequeueBackOff RequeueKind = "back-off"
+	// RequeueError: any other error, after J(10 s).
+	RequeueError RequeueKind = "error"
+	// RequeueNow: the pod moved on (terminating, terminated): the worker
+	// replays the last update at once.
+	RequeueNow RequeueKind = "now"
+	// RequeueNever: the worker is finished with the pod.
+	RequeueNever RequeueKind = "never"
+)
+
+// SyncOutput is what one sync did and decided.
+type SyncOutput struct {
+	// Work is the sync function that ran.
+	Work termination.WorkType `json:"work"`
+	// Calls are the CRI calls, in order.
+	Calls []Call `json:"calls,omitempty"`
+	// Statuses are the statuses the sync stored in the status manager, in
+	// order, with their offsets from the start of the sync.
+	Statuses []StoredStatus `json:"statuses,omitempty"`
+	// Decision is computePodActions' answer in words (SyncPod only).
+	Decision string `json:"decision,omitempty"`
+	// Messages are further decisions in words (back-off waits, start
+	// failures, kill outcomes).
+	Messages []string `json:"messages,omitempty"`
+	// Duration is how long the sync ran.
+	Duration time.Duration `json:"duration"`
+	// Requeue is how the worker schedules the next sync, and BackOffUntil
+	// the earliest back-off end for RequeueBackOff.
+	Requeue      RequeueKind `json:"requeue"`
+	BackOffUntil time.Time   `json:"backOffUntil,omitzero"`
+	// Result is what the worker is told (error, terminal).
+	Result termination.SyncResult `json:"result"`
+	// ActedOnRuntime is true when the sync made a runtime call (the
+	// kubelet then relists the pod at once).
+	ActedOnRuntime bool `json:"actedOnRuntime,omitempty"`
+	// ResetAll is true when the sync removed containers for
+	// RestartAllContainers (the kubelet then syncs the pod again at once).
+	ResetAll bool `json:"resetAll,omitempty"`
+	// Memory is the kubelet's remembered state after the sync.
+	Memory Memory `json:"memory"`
+}
+
+// StoredStatus is one status stored in the status manager.
+type StoredStatus struct {
+	At     time.Duration `json:"at"`
+	Status v1.PodStatus  `json:"status"`
+	// Final is true for TerminatePod's forced version.
+	Final bool `json:"final,omitempty"`
+}
+
+// Sync runs one sync of one pod as the kubelet's pod worker runs it:
+// SyncPod, SyncTerminatingPod or SyncTerminatedPod (pkg/kubelet/kubelet.go),
+// whichever the worker state in in.Memory calls for. It is pure: it reads
+// only its input and returns the CRI calls the kubelet would make, the
+// statuses it would store, how the worker requeues the pod and the new
+// remembered state. Container starts go through the crash-loop back-off
+// (doBackOff), kills through the termination timeline (termination.Plan,
+// StopTimeout).
+//
+// Not modelled: image pulls (instant), volumes, in-place resize actuation,
+// PostStart hooks, and start failures other than back-off.
+func Sync(in SyncInput) SyncOutput {
+	in.Delays = in.Delays.orDefault()
+	if in.Runtime == nil {
+		in.Runtime = &runtimestate.Pod{}
+	}
+	s := &syncer{in: in, out: SyncOutput{Memory: in.Memory.clone()}}
+	if in.Pod == nil {
+		s.out.Requeue = RequeueNever
+		return s.out
+	}
+	s.pod = in.Pod
+	work := termination.SyncPod
+	if in.Memory.Worker != nil {
+		work = in.Memory.Worker.WorkType()
+	}
+	s.out.Work = work
+	switch work {
+	case termination.SyncPod:
+		s.syncPod()
+	case termination.TerminatingPod:
+		s.syncTerminating()
+	case termination.TerminatedPod:
+		s.syncTerminated()
+	}
+	s.out.Duration = s.clock
+	return s.out
+}
+
+type syncer struct {
+	in    SyncInput
+	pod   *v1.Pod
+	out   SyncOutput
+	clock time.Duration
+}
+
+func (s *syncer) now() time.Time { return s.in.Now.Add(s.clock) }
+
+func (s *syncer) call(c Call, d time.Duration) {
+	c.At = s.clock
+	s.clock += d
+	c.Done = s.clock
+	s.out.Calls = append(s.out.Calls, c)
+	s.out.ActedOnRuntime = true
+}
+
+// generate builds the pod status from the cache, as generateAPIPodStatus.
+func (s *syncer) generate(podIsTerminal bool) v1.PodStatus {
+	m := &s.out.Memory
+	r := podstatus.Compute(s.pod, s.in.Runtime, podstatus.Options{
+		Features:      s.in.Kubelet.Features,
+		Cached:        m.Status,
+		PodIsTerminal: podIsTerminal,
+		Now:           s.now(),
+		StartFailures: m.StartFailures,
+		Probes:        m.Probes,
+	})
+	return r.Status
+}
+
+// store stores a status in the status manager (SetPodStatus).
+func (s *syncer) store(st v1.PodStatus, final bool) {
+	m := &s.out.Memory
+	st = storeStatus(s.pod, m.Status, st, s.now())
+	if m.Status != nil && equalStatus(*m.Status, st) && !final {
+		return
+	}
+	m.Status = &st
+	m.Version++
+	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: *st.DeepCopy(), Final: final})
+}
+
+// storeStatus applies what the status manager's updateStatusInternal does
+// to a status before storing it: the start time, kept once set, condition
+// transition times, and times cut to whole seconds.
+func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time) v1.PodStatus {
+	st = *st.DeepCopy()
+	switch {
+	case prev != nil && prev.StartTime != nil:
+		t := *prev.StartTime
+		st.StartTime = &t
+	case pod.Status.StartTime != nil:
+		t := *pod.Status.StartTime
+		st.StartTime = &t
+	default:
+		t := metav1.NewTime(now)
+		st.StartTime = &t
+	}
+	cmp := prev
+	if cmp == nil {
+		cmp = &pod.Status
+	}
+	st.Conditions = conditions.KeepTransitionTimes(st.Conditions, cmp, now)
+	return normalizeStatus(st)
+}
+
+// normalizeStatus cuts every time in st to whole seconds, as the status
+// manager's normalizeStatus does.
+func normalizeStatus(st v1.PodStatus) v1.PodStatus {
+	cut := func(t *metav1.Time) {
+		if t != nil && !t.IsZero() {
+			*t = metav1.NewTime(t.Truncate(time.Second))
+		}
+	}
+	if st.StartTime != nil {
+		cut(st.StartTime)
+	}
+	for i := range st.Conditions {
+		cut(&st.Conditions[i].LastProbeTime)
+		cut(&st.Conditions[i].LastTransitionTime)
+	}
+	for _, l := range [][]v1.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses, st.EphemeralContainerStatuses} {
+		for i := range l {
+			for _, cs := range []*v1.ContainerState{&l[i].State, &l[i].LastTerminationState} {
+				if cs.Running != nil {
+					cut(&cs.Running.StartedAt)
+				}
+				if cs.Terminated != nil {
+					cut(&cs.Terminated.StartedAt)
+					cut(&cs.Terminated.FinishedAt)
+				}
+			}
+		}
+	}
+	return st
+}
+
+func (s *syncer) syncPod() {
+	pod, in, m := s.pod, s.in, &s.out.Memory
+	f := in.Kubelet.Features
+
+	// The status comes first; a terminal phase ends SyncPod.
+	st := s.generate(false)
+	s.store(st, false)
+	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
+		s.out.Result.Terminal = true
+		s.out.Requeue = RequeueNow
+		s.out.Messages = append(s.out.Messages, fmt.Sprintf("pod reached phase %s: terminating", st.Phase))
+		return
+	}
+
+	restartAll := false
+	if m.Status != nil {
+		for _, c := range m.Status.Conditions {
+			if c.Type == "AllContainersRestarting" {
+				restartAll = c.Status == v1.ConditionTrue
+			}
+		}
+	}
+	acts := podactions.Compute(pod, in.Runtime, podactions.Options{
+		Features:             f,
+		Probes:               m.Probes,
+		RestartAllContainers: restartAll,
+	})
+	if d := acts.String(); d != "" {
+		s.out.Decision = d
+	}
+
+	if acts.KillPod {
+		t := termination.Plan(pod, in.Runtime, termination.Options{
+			Features:  f,
+			PreStop:   s.preStops(),
+			ExitAfter: s.exitAfters(),
+		})
+		s.applyKill(t)
+		if !acts.CreateSandbox {
+			s.out.Requeue = RequeueSuccess
+			return
+		}
+	} else {
+		for _, k := range acts.ContainersToKill {
+			c := containerByName(pod, k.Name)
+			grace := termination.ContainerGracePeriod(pod, c, k.Reason, f)
+			s.stopContainer(k.Name, k.ID, c, grace, nil)
+			s.out.Messages = append(s.out.Messages, fmt.Sprintf("kill %s: %s", k.Name, k.Message))
+		}
+		if len(acts.ContainersToReset) > 0 {
+			zero := int64(0)
+			for _, r := range acts.ContainersToReset {
+				if r.Kill {
+					s.stopContainer(r.Name, r.ID, containerByName(pod, r.Name), 0, &zero)
+				}
+				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID}, in.Delays.RemoveContainer.D())
+			}
+			s.out.ResetAll = true
+		}
+	}
+
+	if acts.KillPod && acts.CreateSandbox {
+		s.purgeInit()
+	}
+	// Only the newest exited instance of each init container is kept.
+	s.pruneInit()
+
+	sandboxID := acts.SandboxID
+	if acts.CreateSandbox {
+		sandboxID = fmt.Sprintf("%s-sandbox-%d", shortUID(pod), acts.Attempt)
+		s.call(Call{Method: "RunPodSandbox", ID: sandboxID, Attempt: acts.Attempt}, in.Delays.RunPodSandbox.D())
+		// OnPodSandboxReady: PodReadyToStartContainers becomes True in the
+		// cached status right away, before any container starts.
+		if m.Status != nil {
+			ready := *m.Status.DeepCopy()
+			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
+			s.store(ready, false)
+		}
+	}
+
+	cfg, err := restart.NewBackOffConfig(f, in.Kubelet.BackOff)
+	if err != nil {
+		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
+	}
+	var backOffUntil time.Time
+	start := func(c *v1.Container, kind string) bool {
+		key := restart.BackOffKey(pod, c)
+		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
+		if !d.Start {
+			m.StartFailures[c.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
+			s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: %s", c.Name, d.Message))
+			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
+				backOffUntil = d.Until
+			}
+			return false
+		}
+		if !d.Entry.IsZero() {
+			m.BackOff[key] = d.Entry
+		}
+		restartCount := 0
+		if prev := in.Runtime.Newest(c.Name); prev != nil {
+			restartCount = prev.RestartCount + 1
+		}
+		id := fmt.Sprintf("%s-%s-%d", shortUID(pod), c.Name, restartCount)
+		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
+		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
+		delete(m.StartFailures, c.Name)
+		return true
+	}
+	for _, r := range acts.EphemeralContainersToStart {
+		if r.Index < len(pod.Spec.EphemeralContainers) {
+			ec := v1.Container(pod.Spec.EphemeralContainers[r.Index].EphemeralContainerCommon)
+			start(&ec, "ephemeral")
+		}
+	}
+	for _, r := range acts.InitContainersToStart {
+		if r.Index >= len(pod.Spec.InitContainers) {
+			continue
+		}
+		c := &pod.Spec.InitContainers[r.Index]
+		kind := "init"
+		if restart.IsSidecar(c) {
+			kind = "sidecar"
+		}
+		if !start(c, kind) && kind == "init" {
+			break
+		}
+	}
+	for _, r := range acts.ContainersToStart {
+		if r.Index < len(pod.Spec.Containers) {
+			start(&pod.Spec.Containers[r.Index], "regular")
+		}
+	}
+	if !backOffUntil.IsZero() {
+		s.out.Result.Err = true
+		s.out.Requeue = RequeueBackOff
+		s.out.BackOffUntil = backOffUntil
+		return
+	}
+	s.out.Requeue = RequeueSuccess
+}
+
+func (s *syncer) syncTerminating() {
+	pod, in, m := s.pod, s.in, &s.out.Memory
+	st := s.generate(false)
+	s.store(st, false)
+	grace := in.Grace
+	if grace <= 0 {
+		grace, _ = termination.EffectiveGracePeriod(0, pod, nil, in.Kubelet.Features)
+	}
+	killStart := s.now()
+	t := termination.Plan(pod, in.Runtime, termination.Options{
+		Features:            in.Kubelet.Features,
+		GracePeriodOverride: &grace,
+		PreStop:             s.preStops(),
+		ExitAfter:           s.exitAfters(),
+	})
+	s.applyKill(t)
+	// Liveness and startup results go with their workers.
+	for id, r := range m.Probes {
+		r.Liveness, r.Startup = probe.NoResult, probe.NoResult
+		m.Probes[id] = r
+	}
+	// The kubelet re-reads the runtime: every container has stopped now.
+	stopped := stoppedView(in.Runtime, t, killStart, in.Containers)
+	s.in.Runtime = stopped
+	st = s.generate(true)
+	s.store(st, false)
+	s.out.Requeue = RequeueNow
+}
+
+func (s *syncer) syncTerminated() {
+	m := &s.out.Memory
+	st := s.generate(true)
+	s.store(st, false)
+	// TerminatePod: the final, forced version.
+	final := terminatePod(s.pod, *m.Status)
+	s.store(final, true)
+	m.Finished = true
+	s.out.Requeue = RequeueNever
+}
+
+// terminatePod mirrors the status manager's TerminatePod: containers with
+// no terminated state are reported as unknown failures, and a pod that is
+// not static is given a terminal phase.
+func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
+	st = *st.DeepCopy()
+	unknown := v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+		Reason:   "ContainerStatusUnknown",
+		Message:  "The container could not be located when the pod was terminated",
+		ExitCode: 137,
+	}}
+	if podInitialized(pod, st) {
+		for i := range st.ContainerStatuses {
+			if st.ContainerStatuses[i].State.Terminated == nil {
+				st.ContainerStatuses[i].State = *unknown.DeepCopy()
+			}
+		}
+	}
+	if !phase.IsStaticPod(pod) && st.Phase != v1.PodSucceeded && st.Phase != v1.PodFailed {
+		st.Phase = v1.PodFailed
+	}
+	return st
+}
+
+// podInitialized is the status manager's hasPodInitialized: no init
+// containers, or a regular container that has run, or the last init
+// container has terminated successfully.
+func podInitialized(pod *v1.Pod, st v1.PodStatus) bool {
+	if len(pod.Spec.InitContainers) == 0 {
+		return true
+	}
+	for _, cs := range st.ContainerStatuses {
+		if cs.LastTerminationState.Terminated != nil || cs.State.Waiting == nil {
+			return true
+		}
+	}
+	last := pod.Spec.InitContainers[len(pod.Spec.InitContainers)-1].Name
+	for _, cs := range st.InitContainerStatuses {
+		if cs.Name == last && cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// applyKill turns a termination timeline into calls and advances the
+// sync's clock past it.
+func (s *syncer) applyKill(t termination.Timeline) {
+	base := s.clock
+	type timed struct {
+		at time.Duration
+		c  Call
+	}
+	var calls []timed
+	end := time.Duration(0)
+	for _, k := range t.Containers {
+		if k.Error != "" {
+			s.out.Messages = append(s.out.Messages, fmt.Sprintf("cannot kill %s: %s", k.Name, k.Error))
+			continue
+		}
+		timeout := k.Stop.Timeout
+		exit := k.Exit
+		code := int32(137)
+		if r, ok := s.in.Containers[k.ID]; ok && !k.Killed {
+			code = r.TermExitCode
+		}
+		calls = append(calls, timed{k.StopCall, Call{Method: "StopContainer", Name: k.Name, ID: k.ID, Timeout: &timeout, ExitCode: code, Killed: k.Killed}})
+		calls[len(calls)-1].c.Done = base + exit
+		if exit > end {
+			end = exit
+		}
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].at < calls[j].at })
+	for _, c := range calls {
+		c.c.At = base + c.at
+		s.out.Calls = append(s.out.Calls, c.c)
+		s.out.ActedOnRuntime = true
+	}
+	if t.SandboxStop > end {
+		end = t.SandboxStop
+	}
+	s.clock = base + end
+	for _, id := range t.Sandboxes {
+		s.call(Call{Method: "StopPodSandbox", ID: id}, s.in.Delays.StopPodSandbox.D())
+	}
+}
+
+// stopContainer is killContainer for one instance, waited for in SyncPod.
+func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, override *int64) {
+	run := s.in.Containers[id]
+	hasPreStop := c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil
+	var preStop time.Duration
+	if hasPreStop {
+		preStop = hookDuration(c, run)
+	}
+	st := termination.StopTimeout(grace, override, hasPreStop, preStop, false, 0, s.in.Kubelet.Features)
+	if st.PreStopRan {
+		s.clock += st.PreStopElapsed
+	}
+	timeout := st.Timeout
+	exit, killed := exitAfterSignal(run, timeout)
+	code := run.TermExitCode
+	if killed {
+		code = 137
+	}
+	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
+	s.call(c0, exit)
+}
+
+// exitAfterSignal is how long after SIGTERM a process with behaviour r
+// ends, given the stop timeout, and whether it had to be killed.
+func exitAfterSignal(r Run, timeout int64) (time.Duration, bool) {
+	limit := time.Duration(timeout) * time.Second
+	if r.IgnoreSIGTERM || r.TermAfter.D() >= limit {
+		return limit, true
+	}
+	return r.TermAfter.D(), false
+}
+
+func hookDuration(c *v1.Container, r Run) time.Duration {
+	if c.Lifecycle.PreStop.Sleep != nil {
+		return time.Duration(c.Lifecycle.PreStop.Sleep.Seconds) * time.Second
+	}
+	return r.PreStop.D()
+}
+
+func (s *syncer) preStops() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, c := range s.in.Runtime.Containers {
+		spec := containerByName(s.pod, c.Name)
+		if spec == nil || spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil || spec.Lifecycle.PreStop.Sleep != nil {
+			continue
+		}
+		if r, ok := s.in.Containers[c.ID]; ok {
+			out[c.Name] = r.PreStop.D()
+		}
+	}
+	return out
+}
+
+func (s *syncer) exitAfters() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, c := range s.in.Runtime.Containers {
+		if c.State != runtimestate.Running {
+			continue
+		}
+		r, ok := s.in.Containers[c.ID]
+		if !ok {
+			out[c.Name] = 0
+			continue
+		}
+		if !r.IgnoreSIGTERM {
+			out[c.Name] = r.TermAfter.D()
+		}
+	}
+	return out
+}
+
+// stoppedView is the runtime state after a kill: every running or created
+// instance has exited and every sandbox is not ready.
+func stoppedView(st *runtimestate.Pod, t termination.Timeline, start time.Time, runs map[string]Run) *runtimestate.Pod {
+	out := st.DeepCopy()
+	exits := map[string]termination.ContainerStop{}
+	for _, k := range t.Containers {
+		exits[k.ID] = k
+	}
+	for i := range out.Containers {
+		c := &out.Containers[i]
+		if c.State != runtimestate.Running && c.State != runtimestate.Created {
+			continue
+		}
+		k, ok := exits[c.ID]
+		if !ok || k.Error != "" || k.StopFailed {
+			continue
+		}
+		c.State = runtimestate.Exited
+		c.FinishedAt = start.Add(k.Exit)
+		c.ExitCode = 137
+		if !k.Killed {
+			if r, ok := runs[c.ID]; ok {
+				c.ExitCode = int(r.TermExitCode)
+			}
+		}
+		c.Reason = exitReason(int32(c.ExitCode))
+	}
+	for i := range out.Sandboxes {
+		out.Sandboxes[i].Ready = false
+	}
+	return out
+}
+
+func (s *syncer) pruneInit() {
+	for _, ic := range s.pod.Spec.InitContainers {
+		n := 0
+		for _, c := range s.in.Runtime.Containers {
+			if c.Name != ic.Name || (c.State != runtimestate.Exited && c.State != runtimestate.Unknown) {
+				continue
+			}
+			n++
+			if n > 1 {
+				s.call(Call{Method: "RemoveContainer", Name: c.Name, ID: c.ID}, s.in.Delays.RemoveContainer.D())
+			}
+		}
+	}
+}
+
+func (s *syncer) purgeInit() {
+	for _, ic := range s.pod.Spec.InitContainers {
+		for _, c := range s.in.Runtime.Containers {
+			if c.Name == ic.Name {
+				s.call(Call{Method: "RemoveContainer", Name: c.Name, ID: c.ID}, s.in.Delays.RemoveContainer.D())
+			}
+		}
+	}
+}
+
+func setCondition(st *v1.PodStatus, c v1.PodCondition) {
+	for i := range st.Conditions {
+		if st.Conditions[i].Type == c.Type {
+			st.Conditions[i].Status = c.Status
+			st.Conditions[i].Reason, st.Conditions[i].Message = "", ""
+			return
+		}
+	}
+	st.Conditions = append(st.Conditions, c)
+}
+
+func containerByName(pod *v1.Pod, name string) *v1.Container {
+	for i := range pod.Spec.InitContainers {
+		if pod.Spec.InitContainers[i].Name == name {
+			return &pod.Spec.InitContainers[i]
+		}
+	}
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i]
+		}
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		if pod.Spec.EphemeralContainers[i].Name == name {
+			c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+			return &c
+		}
+	}
+	return nil
+}
+
+func shortUID(pod *v1.Pod) string {
+	u := string(pod.UID)
+	if len(u) > 8 {
+		u = u[:8]
+	}
+	if u == "" {
+		u = pod.Name
+	}
+	return u
+}
