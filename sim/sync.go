@@ -270,9 +270,15 @@ func Sync(in SyncInput) SyncOutput {
 	case termination.TerminatedPod:
 		s.syncTerminated()
 	}
-	s.out.Duration = s.clock
+	// Every sync takes a little time besides its runtime calls (status
+	// generation, volume checks), so the pod relist after one sync never
+	// counts as newer than the next.
+	s.out.Duration = s.clock + syncOverhead
 	return s.out
 }
+
+// syncOverhead is the time a sync takes besides its runtime calls.
+const syncOverhead = time.Millisecond
 
 type syncer struct {
 	in    SyncInput
@@ -441,7 +447,7 @@ func (s *syncer) syncPod() {
 
 	sandboxID := acts.SandboxID
 	if acts.CreateSandbox {
-		sandboxID = fmt.Sprintf("%s-sandbox-%d", shortUID(pod), acts.Attempt)
+		sandboxID = fmt.Sprintf("%s-sandbox-%d", idPrefix(pod), acts.Attempt)
 		s.call(Call{Method: "RunPodSandbox", ID: sandboxID, Attempt: acts.Attempt}, in.Delays.RunPodSandbox.D())
 		// OnPodSandboxReady: PodReadyToStartContainers becomes True in the
 		// cached status right away, before any container starts.
@@ -475,7 +481,7 @@ func (s *syncer) syncPod() {
 		if prev := in.Runtime.Newest(c.Name); prev != nil {
 			restartCount = prev.RestartCount + 1
 		}
-		id := fmt.Sprintf("%s-%s-%d", shortUID(pod), c.Name, restartCount)
+		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, restartCount)
 		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
 		delete(m.StartFailures, c.Name)
@@ -800,13 +806,12 @@ func containerByName(pod *v1.Pod, name string) *v1.Container {
 	return nil
 }
 
-func shortUID(pod *v1.Pod) string {
-	u := string(pod.UID)
-	if len(u) > 8 {
-		u = u[:8]
+// idPrefix starts the IDs the simulated runtime gives a pod's sandboxes
+// and containers: the pod's name, with its namespace unless "default".
+// Real runtimes use random hex; readable IDs make timelines readable.
+func idPrefix(pod *v1.Pod) string {
+	if pod.Namespace == "" || pod.Namespace == "default" {
+		return pod.Name
 	}
-	if u == "" {
-		u = pod.Name
-	}
-	return u
+	return pod.Namespace + "." + pod.Name
 }
