@@ -263,7 +263,7 @@ func badQuantity(text string) (string, string) {
 						}
 					}
 				}
-				if p, val := walk(x[k], sub, quant); p != "" {
+				if p, val := walk(x[k], sub, quant || inResources); p != "" {
 					return p, val
 				}
 			}

@@ -108,19 +108,24 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 bad input (a file or a flag value), 2 bad command line, 3 (check) inconsistent status.")
 }
 
+// synopses holds each flag set's synopsis, for its help.
+var synopses = map[*flag.FlagSet]string{}
+
 // newFlagSet returns a flag set for a subcommand that reports its errors
-// itself (exit 2) and prints its help on -h.
+// itself (exit 2); parseFlags prints its help on -h.
 func newFlagSet(e *env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet("kubeletlogic "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		w := e.stdout
-		fmt.Fprintf(w, "Usage: kubeletlogic %s %s\n\n", name, synopsis)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+	fs.Usage = func() {}
+	synopses[fs] = synopsis
 	return fs
+}
+
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s %s\n\n", fs.Name(), synopses[fs])
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // parseFlags parses e.args; it returns an exit code when the command must
@@ -128,7 +133,7 @@ func newFlagSet(e *env, name, synopsis string) *flag.FlagSet {
 func parseFlags(e *env, fs *flag.FlagSet) int {
 	err := fs.Parse(e.args)
 	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
+		printHelp(e.stdout, fs)
 		return exitOK
 	}
 	if err != nil {
