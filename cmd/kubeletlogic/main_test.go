@@ -261,3 +261,21 @@ func FuzzExplain(f *testing.F) {
 		}
 	})
 }
+
+// The README shows the quick start's real output.
+func TestREADMEQuickStart(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "The quick start prints:\n\n```\n")
+	shown, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README has no quick start output block")
+	}
+	out, _, _ := runCmd([]string{"explain", "-f", ex + "sidecar-job.yaml"}, "")
+	out = strings.ReplaceAll(out, ex, "examples/manifests/")
+	if shown != out {
+		t.Errorf("README's quick start output is stale:\n%s", lineDiff(shown, out))
+	}
+}
