@@ -32,6 +32,7 @@
 //	Do RestartAllContainers rules fire?                    restart.ShouldAllContainersRestart, RestartingAllContainers
 //	What status does the kubelet write?                    podstatus.Compute
 //	Phase, conditions, STATUS from an API status?          podstatus.Recompute
+//	Could a kubelet have written this status?             podstatus.Check
 //	The pod phase alone?                                   phase.Compute, phase.Resolve
 //	The conditions alone?                                  conditions.Generate
 //	The container statuses alone?                          apistatus.Compute

@@ -68,9 +68,16 @@ func Recompute(pod *v1.Pod, opts RecomputeOptions) Recomputed {
 	if pod == nil {
 		return Recomputed{}
 	}
+	return recompute(pod, opts, hadRegularInstance(&pod.Spec, pod.Status.ContainerStatuses), &pod.Status)
+}
+
+// recompute is Recompute with getPhase's two inputs that the API status
+// does not show given: podHasInitialized, and the container statuses as
+// getPhase reads them (before the probe step sets Started).
+func recompute(pod *v1.Pod, opts RecomputeOptions, podHasInitialized bool, beforeProbes *v1.PodStatus) Recomputed {
 	var r Recomputed
-	r.PodHasInitialized = hadRegularInstance(&pod.Spec, pod.Status.ContainerStatuses)
-	r.GetPhase = phase.Compute(pod, &pod.Status, phase.Options{Features: opts.Features, PodIsTerminal: opts.PodIsTerminal, PodHasInitialized: r.PodHasInitialized})
+	r.PodHasInitialized = podHasInitialized
+	r.GetPhase = phase.Compute(pod, beforeProbes, phase.Options{Features: opts.Features, PodIsTerminal: opts.PodIsTerminal, PodHasInitialized: r.PodHasInitialized})
 	r.Phase = phase.Resolve(pod, r.GetPhase.Phase, phase.ResolveOptions{Now: opts.Now})
 
 	gen := *pod.Status.DeepCopy()

@@ -60,3 +60,46 @@ status:
 	// STATUS: Init:CrashLoopBackOff
 	// back-off now 40s (from the CrashLoopBackOff message); next waits 1m20s
 }
+
+// A simulator wrote Running for a pod whose only container exited 0 under
+// restartPolicy Never: no kubelet writes that.
+func ExampleCheck() {
+	pod, err := manifest.Pod([]byte(`
+apiVersion: v1
+kind: Pod
+metadata: {name: job-1, namespace: batch, uid: u-2}
+spec:
+  restartPolicy: Never
+  containers: [{name: work, image: busybox}]
+status:
+  phase: Running
+  conditions:
+  - {type: PodReadyToStartContainers, status: "True"}
+  - {type: Initialized, status: "True"}
+  - {type: Ready, status: "False", reason: PodCompleted}
+  - {type: ContainersReady, status: "False", reason: PodCompleted}
+  - {type: PodScheduled, status: "True"}
+  containerStatuses:
+  - name: work
+    image: busybox
+    imageID: ""
+    ready: false
+    started: false
+    restartCount: 0
+    state: {terminated: {exitCode: 0, reason: Completed}}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range podstatus.Check(pod, podstatus.RecomputeOptions{}) {
+		fmt.Print(m)
+	}
+	// Output:
+	// status.phase: getPhase gives Succeeded: every container succeeded and none will restart
+	//   - "Running"
+	//   + "Succeeded"
+	// status.conditions[Initialized].reason: Initialized follows the init container statuses (GenerateInitializedCondition)
+	//   - ""
+	//   + "PodCompleted"
+}

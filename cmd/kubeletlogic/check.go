@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+)
+
+// checkReport is what check says about one pod.
+type checkReport struct {
+	Kind           string `json:"kind"`
+	KubeletVersion string `json:"kubeletVersion"`
+	Pod            string `json:"pod"`
+	From           string `json:"from"`
+	// Verdict is "consistent", "inconsistent" or "unchecked" (no kubelet
+	// has written the status).
+	Verdict       string               `json:"verdict"`
+	Phase         v1.PodPhase          `json:"phase"`
+	KubectlStatus string               `json:"kubectlStatus"`
+	Mismatches    []podstatus.Mismatch `json:"mismatches,omitempty"`
+}
+
+func runCheck(e *env) int {
+	fs := newFlagSet(e, "check", "-f FILE|- [--gate Name=bool]... [-o text|json|yaml]")
+	file := fs.String("f", "", "pods with their status: kubectl get pod -o yaml (or -o json), a List, or a simulator's output; - for standard input")
+	var gates listFlag
+	fs.Var(&gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	out := fs.String("o", "text", "output: text, json or yaml")
+	if code := parseFlags(e, fs); code >= 0 {
+		return code
+	}
+	if *file == "" {
+		fmt.Fprintln(e.stderr, "kubeletlogic check: -f FILE is required (- for standard input)")
+		return exitUsage
+	}
+	if *out != "text" && *out != "json" && *out != "yaml" {
+		fmt.Fprintf(e.stderr, "kubeletlogic check: -o %q: want text, json or yaml\n", *out)
+		return exitUsage
+	}
+	set, err := parseGates(gates)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "kubeletlogic check: %v\n", err)
+		return exitBadInput
+	}
+	data, name, err := readSource(e, *file)
+	if err != nil {
+		return inputFailed(e, "check", err)
+	}
+	pods, err := readPods(data, name)
+	if err != nil {
+		return inputFailed(e, "check", err)
+	}
+	code := exitOK
+	var reports []checkReport
+	for _, lp := range pods {
+		r := check(lp, set)
+		if r.Verdict == "inconsistent" {
+			code = exitInconsistent
+		}
+		reports = append(reports, r)
+	}
+	if *out != "text" {
+		if err := writeMachine(e.stdout, *out, reports); err != nil {
+			fmt.Fprintf(e.stderr, "kubeletlogic check: %v\n", err)
+			return exitBadInput
+		}
+		return code
+	}
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprintf(e.stdout, "Pod %s, from %s\n", r.Pod, r.From)
+		switch r.Verdict {
+		case "unchecked":
+			fmt.Fprintln(e.stdout, "nothing to check: the status holds no container status, so no kubelet has written it")
+			fmt.Fprintln(e.stdout, "(the API server, the scheduler, or a kubelet rejecting the pod at admission wrote it)")
+		case "consistent":
+			fmt.Fprintf(e.stdout, "consistent: a kubelet %s could have written this status for this spec\n", r.KubeletVersion)
+			fmt.Fprintf(e.stdout, "(phase %s, kubectl STATUS %s)\n", r.Phase, r.KubectlStatus)
+		default:
+			n := len(r.Mismatches)
+			word := "fields"
+			if n == 1 {
+				word = "field"
+			}
+			fmt.Fprintf(e.stdout, "inconsistent: %d %s that no kubelet %s writes for this spec and these container states\n", n, word, r.KubeletVersion)
+			fmt.Fprintln(e.stdout, "(- what the status has, + what a kubelet writes)")
+			for _, m := range r.Mismatches {
+				fmt.Fprintln(e.stdout)
+				fmt.Fprint(e.stdout, m.String())
+			}
+		}
+	}
+	return code
+}
+
+func check(lp loadedPod, set features.Set) checkReport {
+	pod := lp.pod
+	r := checkReport{Kind: "CheckReport", KubeletVersion: kubeletVersion, Pod: pod.Name, From: lp.from,
+		Phase: pod.Status.Phase}
+	if pod.Namespace != "" {
+		r.Pod = pod.Namespace + "/" + pod.Name
+	}
+	if !podstatus.KubeletWrote(&pod.Status) {
+		r.Verdict = "unchecked"
+		return r
+	}
+	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
+	r.Mismatches = podstatus.Check(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
+	r.KubectlStatus = podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal}).KubectlStatus
+	r.Verdict = "consistent"
+	if len(r.Mismatches) > 0 {
+		r.Verdict = "inconsistent"
+	}
+	return r
+}

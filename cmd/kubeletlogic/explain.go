@@ -1,0 +1,810 @@
+package main
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+)
+
+// sample is the pod the bare command explains (a copy of
+// examples/manifests/init-sidecar-app.yaml; a test keeps the two equal).
+//
+//go:embed sample.yaml
+var sample []byte
+
+const sampleName = "the built-in sample (examples/manifests/init-sidecar-app.yaml)"
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// atFlag is --at: a duration after the pod's start, not negative.
+type atFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (a *atFlag) String() string {
+	if !a.set {
+		return ""
+	}
+	return a.d.String()
+}
+
+func (a *atFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 90s or 5m")
+	}
+	if d < 0 {
+		return fmt.Errorf("want a time after the pod's start (0s or later)")
+	}
+	a.d, a.set = d, true
+	return nil
+}
+
+func runExplain(e *env) int {
+	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--gate Name=bool]... [--at 90s] [-o text|json|yaml]")
+	file := fs.String("f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input; none: a built-in sample")
+	rtFile := fs.String("runtime", "", "what the container runtime reports about the pod (sandboxes and container instances, YAML or JSON); none: read off the pod's status, or a pod just admitted")
+	var gates listFlag
+	fs.Var(&gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	var at atFlag
+	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
+	out := fs.String("o", "text", "output: text, json or yaml")
+	if code := parseFlags(e, fs); code >= 0 {
+		return code
+	}
+	if *out != "text" && *out != "json" && *out != "yaml" {
+		fmt.Fprintf(e.stderr, "kubeletlogic explain: -o %q: want text, json or yaml\n", *out)
+		return exitUsage
+	}
+	set, err := parseGates(gates)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "kubeletlogic explain: %v\n", err)
+		return exitBadInput
+	}
+
+	data, name := sample, sampleName
+	if *file != "" {
+		if data, name, err = readSource(e, *file); err != nil {
+			return inputFailed(e, "explain", err)
+		}
+	}
+	pods, err := readPods(data, name)
+	if err != nil {
+		return inputFailed(e, "explain", err)
+	}
+	var rtData []byte
+	if *rtFile != "" {
+		if len(pods) > 1 {
+			fmt.Fprintf(e.stderr, "kubeletlogic explain: --runtime describes one pod, and %s holds %d\n", name, len(pods))
+			return exitUsage
+		}
+		if rtData, _, err = readSource(e, *rtFile); err != nil {
+			return inputFailed(e, "explain", err)
+		}
+	}
+	var all []*explanation
+	for _, lp := range pods {
+		in := explainInput{pod: lp.pod, from: lp.from, gates: set, at: at}
+		if rtData != nil {
+			st, err := readRuntime(rtData, *rtFile, lp.pod)
+			if err != nil {
+				return inputFailed(e, "explain", err)
+			}
+			in.st, in.stFrom = st, *rtFile
+		}
+		all = append(all, explain(in))
+	}
+	switch *out {
+	case "json", "yaml":
+		if err := writeMachine(e.stdout, *out, all); err != nil {
+			fmt.Fprintf(e.stderr, "kubeletlogic explain: %v\n", err)
+			return exitBadInput
+		}
+	default:
+		for i, x := range all {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			writeText(e.stdout, x)
+		}
+	}
+	return exitOK
+}
+
+func inputFailed(e *env, cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+	var ie *inputError
+	if errors.As(err, &ie) {
+		return exitBadInput
+	}
+	return exitBadInput
+}
+
+type explainInput struct {
+	pod    *v1.Pod
+	from   string
+	st     *runtimestate.Pod
+	stFrom string
+	gates  features.Set
+	at     atFlag
+}
+
+// explanation is everything explain says about one pod; the text output
+// renders it, -o json and -o yaml print it as it is.
+type explanation struct {
+	Kind           string   `json:"kind"`
+	KubeletVersion string   `json:"kubeletVersion"`
+	Gates          []string `json:"gatesChanged,omitempty"`
+	Pod            string   `json:"pod"`
+	From           string   `json:"from"`
+	Runtime        string   `json:"runtime"`
+	// At is the time explained, after the pod's start; Now the clock then
+	// (absent when the inputs hold no time at all).
+	At  string     `json:"at"`
+	Now *time.Time `json:"now,omitempty"`
+
+	Next          next           `json:"next"`
+	Phase         phaseWhy       `json:"phase"`
+	Status        v1.PodStatus   `json:"status"`
+	KubectlStatus string         `json:"kubectlStatus"`
+	Containers    []outlook      `json:"containers"`
+	BackOff       backOff        `json:"crashLoopBackOff"`
+	Deletion      deletionReport `json:"deletion"`
+}
+
+type next struct {
+	// Say are the decisions in words, one a line.
+	Say []string `json:"say"`
+	// Terminating is true when the pod is being deleted: the pod worker
+	// terminates it instead of syncing it.
+	Terminating bool `json:"terminating,omitempty"`
+}
+
+type phaseWhy struct {
+	Phase v1.PodPhase `json:"phase"`
+	Why   string      `json:"why"`
+}
+
+// outlook is one container's restart behaviour and where it stands.
+type outlook struct {
+	Name   string   `json:"name"`
+	Kind   string   `json:"kind"`
+	Policy string   `json:"policy"`
+	Rules  []string `json:"rules,omitempty"`
+	Now    string   `json:"now"`
+}
+
+type backOff struct {
+	Initial string `json:"initial"`
+	Max     string `json:"max"`
+	// Restarts are the earliest restart times, after the first start, of a
+	// container that exits at once every time.
+	Restarts []string `json:"restartsOfAContainerThatExitsAtOnce"`
+}
+
+type deletionReport struct {
+	// Basis says which runtime state the plan kills.
+	Basis        string        `json:"basis"`
+	Grace        int64         `json:"gracePeriodSeconds"`
+	GraceFrom    string        `json:"graceFrom"`
+	Ordered      bool          `json:"sidecarOrdering"`
+	Steps        []string      `json:"steps"`
+	Containers   []stopJSON    `json:"containers,omitempty"`
+	SandboxStop  string        `json:"stopPodSandboxAt"`
+	Notes        []string      `json:"notes,omitempty"`
+	Then         []string      `json:"then"`
+	Finalizers   []string      `json:"finalizers,omitempty"`
+	MayDeleteNow *mayDeleteNow `json:"mayDeleteNow,omitempty"`
+}
+
+type stopJSON struct {
+	Name       string   `json:"name"`
+	ID         string   `json:"id"`
+	PreStopEnd string   `json:"preStopEnd,omitempty"`
+	WaitsFor   []string `json:"waitsFor,omitempty"`
+	SIGTERM    string   `json:"sigterm"`
+	Timeout    int64    `json:"timeoutSeconds"`
+	SIGKILL    string   `json:"sigkill"`
+}
+
+type mayDeleteNow struct {
+	Delete bool   `json:"delete"`
+	Why    string `json:"why"`
+}
+
+// explain computes the explanation of one pod.
+func explain(in explainInput) *explanation {
+	pod := in.pod
+	x := &explanation{Kind: "Explanation", KubeletVersion: kubeletVersion, Gates: in.gates.Diff(), From: in.from}
+	x.Pod = pod.Name
+	if pod.Namespace != "" {
+		x.Pod = pod.Namespace + "/" + pod.Name
+	}
+
+	// The runtime state: given, read off the status, or none.
+	st, fromStatus := in.st, false
+	switch {
+	case st != nil:
+		x.Runtime = fmt.Sprintf("%s (%s)", in.stFrom, describeState(st))
+	case podstatus.KubeletWrote(&pod.Status):
+		st, fromStatus = runtimeFromStatus(pod), true
+		x.Runtime = fmt.Sprintf("read off the pod's status (%s; hashes as in the spec, older instances unknown)", describeState(st))
+	default:
+		x.Runtime = "none given: the pod as just admitted, no sandbox yet"
+	}
+
+	start, hasTime := startOf(pod, st)
+	now := latest(pod, st, start)
+	if in.at.set {
+		now = start.Add(in.at.d)
+	}
+	x.At = "+" + now.Sub(start).String()
+	if hasTime {
+		n := now.UTC()
+		x.Now = &n
+	}
+	rel := func(t time.Time) string {
+		if t.IsZero() {
+			return "(time unknown)"
+		}
+		d := t.Sub(start)
+		if d < 0 {
+			return "-" + (-d).String()
+		}
+		return "+" + d.String()
+	}
+
+	cfg, err := restart.NewBackOffConfig(in.gates, restart.BackOffSettings{})
+	if err != nil {
+		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
+	}
+
+	// Crash-loop back-off of each container the kubelet would start.
+	entryOf := func(name string) restart.BackOffEntry {
+		if fromStatus {
+			if cs := statusOf(pod, name); cs != nil {
+				e, _ := cfg.EntryFromStatus(cs)
+				return e
+			}
+			return restart.BackOffEntry{}
+		}
+		return cfg.Replay(restart.HistoryFrom(st, name), now)
+	}
+	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod)}
+	if ips := hostIPs(pod); len(ips) > 0 {
+		statusOpts.HostIPs = ips
+	}
+	first := podstatus.Compute(pod, st, statusOpts)
+	reset := restart.RestartingAllContainers(pod, st, prevStatus(pod), first.Status.Phase, in.gates)
+	acts := podactions.Compute(pod, st, podactions.Options{Features: in.gates, RestartAllContainers: reset})
+
+	terminating := pod.DeletionTimestamp != nil
+	var holds []string
+	failures := map[string]apistatus.StartFailure{}
+	if !terminating && !acts.KillPod {
+		for _, ref := range append(append([]podactions.Ref{}, acts.InitContainersToStart...), acts.ContainersToStart...) {
+			_, c, ok := restart.KindOf(&pod.Spec, ref.Name)
+			if !ok {
+				continue
+			}
+			d := cfg.Decide(pod, c, st, entryOf(ref.Name), now)
+			if !d.Start {
+				holds = append(holds, fmt.Sprintf("but crash-loop back-off holds %s until %s (back-off %s): the kubelet reports CrashLoopBackOff until then", ref.Name, rel(d.Until), d.Delay))
+				failures[ref.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
+			} else if ex := st.NewestExited(ref.Name); ex != nil {
+				wait := "no back-off: first restart after an exit"
+				if d.Delay > 0 && !entryOf(ref.Name).IsZero() {
+					wait = fmt.Sprintf("its back-off ran out; the next one is %s", d.Delay)
+				}
+				holds = append(holds, fmt.Sprintf("%s starts again now (%s)", ref.Name, wait))
+			}
+		}
+	}
+	final := first
+	if len(failures) > 0 {
+		statusOpts.StartFailures = failures
+		final = podstatus.Compute(pod, st, statusOpts)
+	}
+
+	if terminating {
+		x.Next.Terminating = true
+		x.Next.Say = append(x.Next.Say,
+			fmt.Sprintf("terminate the pod: it is being deleted (deletionTimestamp %s), so the pod worker stops syncing it", pod.DeletionTimestamp.UTC().Format(time.RFC3339)),
+			"and kills it: every running container, then the sandbox (see BEING DELETED); nothing is started or restarted any more")
+	} else {
+		x.Next.Say = append(x.Next.Say, strings.Split(strings.TrimRight(acts.String(), "\n"), "\n")...)
+		running := len(steadyRunning(st)) > 0
+		if acts.KillPod && acts.CreateSandbox && !running {
+			x.Next.Say = append(x.Next.Say, "(the kubelet's kill step stops nothing here: nothing runs yet)")
+		}
+		if acts.KillPod && !acts.CreateSandbox {
+			x.Next.Say = append(x.Next.Say, "then the pod is done: "+afterKill(pod, st, in.gates))
+		}
+		x.Next.Say = append(x.Next.Say, holds...)
+	}
+
+	x.Status = final.Status
+	x.Phase = phaseWhy{Phase: final.Status.Phase, Why: final.GetPhase.Why}
+	if final.Phase.Phase != final.GetPhase.Phase {
+		x.Phase.Why = fmt.Sprintf("%s (getPhase gave %s: %s)", final.Phase, final.GetPhase.Phase, final.GetPhase.Why)
+	}
+	shown := pod.DeepCopy()
+	shown.Status = final.Status
+	x.KubectlStatus = kubectlstatus.Compute(shown)
+
+	// Restart outlook per container.
+	for _, name := range containerNames(pod) {
+		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel))
+	}
+	x.BackOff = backOff{Initial: cfg.Initial.String(), Max: cfg.Max.String()}
+	for _, r := range cfg.Schedule(8, 0) {
+		x.BackOff.Restarts = append(x.BackOff.Restarts, "+"+r.Start.String())
+	}
+
+	x.Deletion = deletion(pod, st, in.st == nil && !fromStatus, in.gates)
+	return x
+}
+
+// deletion plans the kill of the pod as it is now, or, for a pod just
+// admitted, as it will be once its containers run.
+func deletion(pod *v1.Pod, st *runtimestate.Pod, steady bool, f features.Set) deletionReport {
+	var r deletionReport
+	grace, _ := termination.EffectiveGracePeriod(0, pod, nil, f)
+	r.Grace = grace
+	switch {
+	case pod.DeletionGracePeriodSeconds != nil:
+		r.GraceFrom = "metadata.deletionGracePeriodSeconds"
+	case pod.Spec.TerminationGracePeriodSeconds != nil:
+		r.GraceFrom = "spec.terminationGracePeriodSeconds"
+	default:
+		r.GraceFrom = "the minimum"
+	}
+	r.Basis = "the runtime state: the containers running now"
+	if steady {
+		st = steadyState(pod)
+		r.Basis = "no runtime state given: once its sidecars and containers run"
+	}
+	tl := termination.Plan(pod, st, termination.Options{Features: f, GracePeriodOverride: &grace})
+	r.Ordered = tl.Ordered
+	for _, c := range tl.Containers {
+		sj := stopJSON{Name: c.Name, ID: c.ID, WaitsFor: c.WaitsFor, SIGTERM: c.StopCall.String(), Timeout: c.Stop.Timeout, SIGKILL: c.Deadline().String()}
+		if c.Stop.PreStopRan {
+			sj.PreStopEnd = c.PreStopEnd.String()
+		}
+		r.Containers = append(r.Containers, sj)
+	}
+	r.SandboxStop = tl.SandboxStop.String()
+	for _, c := range tl.Containers {
+		if _, spec, ok := restart.KindOf(&pod.Spec, c.Name); ok && spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil && spec.Lifecycle.PreStop.Sleep == nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s's preStop hook is taken to return at once: the kubelet deducts its real duration, in whole seconds, from the grace", c.Name))
+		}
+	}
+	r.Steps = strings.Split(strings.TrimRight(tl.String(), "\n"), "\n")
+	if len(tl.Containers) == 0 {
+		r.Steps = append([]string{"no container runs: nothing to stop"}, r.Steps...)
+	}
+	r.Then = []string{
+		"then the kubelet writes the pod's last status: " + afterKill(pod, st, f),
+		"and deletes the API object (grace 0) once its pod worker has finished (volumes unmounted, cgroup removed)",
+	}
+	if len(pod.Finalizers) > 0 {
+		r.Finalizers = pod.Finalizers
+		r.Then = append(r.Then, fmt.Sprintf("finalizers %s keep the object in the API, terminal phase and all, until their controllers remove them: the kubelet's part is done", strings.Join(pod.Finalizers, ", ")))
+	}
+	if pod.DeletionTimestamp != nil {
+		d := termination.MayDelete(pod, st, nil)
+		r.MayDeleteNow = &mayDeleteNow{Delete: d.Delete, Why: d.String()}
+	}
+	return r
+}
+
+// steadyRunning returns the running instances of st.
+func steadyRunning(st *runtimestate.Pod) []*runtimestate.Container {
+	var out []*runtimestate.Container
+	if st == nil {
+		return nil
+	}
+	for i := range st.Containers {
+		if st.Containers[i].State == runtimestate.Running {
+			out = append(out, &st.Containers[i])
+		}
+	}
+	return out
+}
+
+// afterKill says which terminal phase the kubelet writes once every running
+// container of st is stopped: the status it generates with podIsTerminal,
+// for processes that exit 0 on SIGTERM and for processes killed at the
+// timeout (exit 137).
+func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
+	phaseWith := func(code int, reason string) v1.PodPhase {
+		after := st.DeepCopy()
+		if after == nil {
+			after = &runtimestate.Pod{}
+		}
+		for i := range after.Containers {
+			if c := &after.Containers[i]; c.State == runtimestate.Running {
+				c.State, c.ExitCode, c.Reason = runtimestate.Exited, code, reason
+			}
+		}
+		return podstatus.Compute(pod, after, podstatus.Options{Features: f, PodIsTerminal: true}).Status.Phase
+	}
+	clean, killed := phaseWith(0, "Completed"), phaseWith(137, "Error")
+	if clean == killed {
+		return fmt.Sprintf("phase %s, however its containers exit", clean)
+	}
+	return fmt.Sprintf("phase %s if its containers exit 0 on SIGTERM, %s if they are killed (exit 137) or fail", clean, killed)
+}
+
+// steadyState is a runtime state in which every sidecar and regular
+// container of pod runs in one ready sandbox.
+func steadyState(pod *v1.Pod) *runtimestate.Pod {
+	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace,
+		Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, IP: "10.244.0.2"}}}
+	if pod.Spec.HostNetwork {
+		st.Sandboxes[0].NetworkMode = runtimestate.NamespaceNode
+	}
+	var names []string
+	for i := range pod.Spec.InitContainers {
+		if restart.IsSidecar(&pod.Spec.InitContainers[i]) {
+			names = append(names, pod.Spec.InitContainers[i].Name)
+		}
+	}
+	for i := range pod.Spec.Containers {
+		names = append(names, pod.Spec.Containers[i].Name)
+	}
+	for i := len(names) - 1; i >= 0; i-- { // newest first
+		st.Containers = append(st.Containers, runtimestate.Container{ID: fmt.Sprintf("c%d", i+1), Name: names[i], SandboxID: "s1", State: runtimestate.Running})
+	}
+	return st
+}
+
+func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features.Set, cfg restart.BackOffConfig,
+	entryOf func(string) restart.BackOffEntry, now time.Time, rel func(time.Time) string) outlook {
+	o := outlook{Name: name}
+	eff, ok := restart.EffectivePolicy(pod, name, f)
+	if !ok {
+		return o
+	}
+	o.Kind = kindWords(eff.Kind)
+	o.Policy = policyWords(pod, eff)
+	for _, r := range eff.Rules {
+		o.Rules = append(o.Rules, ruleWords(r))
+	}
+
+	newest := st.Newest(name)
+	switch {
+	case newest == nil:
+		o.Now = "not started yet"
+	case newest.State == runtimestate.Running:
+		o.Now = fmt.Sprintf("running since %s", rel(newest.StartedAt))
+	case newest.State == runtimestate.Created:
+		o.Now = "created, not started"
+	case newest.State == runtimestate.Unknown:
+		o.Now = "in an unknown state: the kubelet kills and replaces it"
+	default:
+		again, _, _ := restart.RestartsAfterExit(pod, name, int32(newest.ExitCode), newest.Reason, f)
+		o.Now = fmt.Sprintf("exited %d", newest.ExitCode)
+		if newest.Reason != "" {
+			o.Now += " (" + newest.Reason + ")"
+		}
+		o.Now += " at " + rel(newest.FinishedAt)
+		if newest.RestartCount > 0 {
+			o.Now += fmt.Sprintf(" (restart count %d)", newest.RestartCount)
+		}
+		if rule, ok := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode)); ok && len(eff.Rules) > 0 {
+			o.Now += fmt.Sprintf("; rule %q matches", ruleWords(rule))
+		}
+		rule, matched := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode))
+		switch {
+		case pod.DeletionTimestamp != nil:
+			o.Now += "; the pod is being deleted: not restarted"
+		case matched && len(eff.Rules) > 0 && rule.Action == v1.ContainerRestartRuleActionRestartAllContainers && f.Enabled(features.RestartAllContainersOnContainerExits):
+			o.Now += "; the whole pod restarts in place: every container is removed, then started again from the first init container"
+		case !again:
+			o.Now += "; not restarted"
+		default:
+			_, c, _ := restart.KindOf(&pod.Spec, name)
+			d := cfg.Decide(pod, c, st, entryOf(name), now)
+			if d.Start {
+				o.Now += "; restarted now"
+			} else {
+				o.Now += fmt.Sprintf("; restarted at %s at the earliest (back-off %s)", rel(d.Until), d.Delay)
+			}
+		}
+	}
+	return o
+}
+
+func containerSpec(pod *v1.Pod, name string) *v1.Container {
+	_, c, _ := restart.KindOf(&pod.Spec, name)
+	return c
+}
+
+func kindWords(k restart.Kind) string {
+	switch k {
+	case restart.Init:
+		return "init container"
+	case restart.Sidecar:
+		return "native sidecar"
+	case restart.Ephemeral:
+		return "ephemeral container"
+	}
+	return "container"
+}
+
+func policyWords(pod *v1.Pod, e restart.Effective) string {
+	src := fmt.Sprintf("the pod's restartPolicy %s", orAlways(pod.Spec.RestartPolicy))
+	if e.FromContainer {
+		src = "its own restartPolicy " + string(e.Policy)
+	}
+	switch e.Kind {
+	case restart.Sidecar:
+		return "always restarted, whatever its exit code (restartPolicy Always)"
+	case restart.Ephemeral:
+		return "never restarted"
+	case restart.Init:
+		if e.Policy == v1.ContainerRestartPolicyNever {
+			return "never restarted: a failure fails the pod (" + src + ")"
+		}
+		if !e.FromContainer && pod.Spec.RestartPolicy != v1.RestartPolicyOnFailure {
+			src += ", read as OnFailure for init containers"
+		}
+		return "restarted after a failure, never after it succeeds (" + src + ")"
+	}
+	switch e.Policy {
+	case v1.ContainerRestartPolicyAlways:
+		return "restarted after every exit (" + src + ")"
+	case v1.ContainerRestartPolicyOnFailure:
+		return "restarted after a non-zero exit (" + src + ")"
+	}
+	return "never restarted (" + src + ")"
+}
+
+func orAlways(p v1.RestartPolicy) string {
+	if p == "" {
+		return "Always"
+	}
+	return string(p)
+}
+
+func ruleWords(r v1.ContainerRestartRule) string {
+	cond := "any exit"
+	if r.ExitCodes != nil {
+		var vals []string
+		for _, v := range r.ExitCodes.Values {
+			vals = append(vals, fmt.Sprint(v))
+		}
+		op := "in"
+		if r.ExitCodes.Operator == v1.ContainerRestartRuleOnExitCodesOpNotIn {
+			op = "not in"
+		}
+		cond = fmt.Sprintf("exit code %s [%s]", op, strings.Join(vals, " "))
+	}
+	return fmt.Sprintf("%s → %s", cond, r.Action)
+}
+
+// describeState summarizes a runtime state in a few words.
+func describeState(st *runtimestate.Pod) string {
+	sb := "no sandbox"
+	if s := st.LatestSandbox(); s != nil {
+		ready := "ready"
+		if !s.Ready {
+			ready = "not ready"
+		}
+		sb = fmt.Sprintf("sandbox %s %s", s.ID, ready)
+	}
+	n := len(st.Containers)
+	word := "container instances"
+	if n == 1 {
+		word = "container instance"
+	}
+	return fmt.Sprintf("%s, %d %s", sb, n, word)
+}
+
+// startOf returns when the pod started: its status's startTime, else the
+// runtime's first sandbox or instance; and whether the inputs hold any time.
+func startOf(pod *v1.Pod, st *runtimestate.Pod) (time.Time, bool) {
+	if pod.Status.StartTime != nil && !pod.Status.StartTime.IsZero() {
+		return pod.Status.StartTime.Time, true
+	}
+	var first time.Time
+	see := func(t time.Time) {
+		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	if st != nil {
+		for _, s := range st.Sandboxes {
+			see(s.CreatedAt)
+		}
+		for _, c := range st.Containers {
+			see(c.CreatedAt)
+			see(c.StartedAt)
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// latest returns the last time the runtime state shows (start when none).
+func latest(pod *v1.Pod, st *runtimestate.Pod, start time.Time) time.Time {
+	last := start
+	see := func(t time.Time) {
+		if t.After(last) {
+			last = t
+		}
+	}
+	if pod.DeletionTimestamp != nil {
+		// The deletion request: deletionTimestamp less the grace.
+		t := pod.DeletionTimestamp.Time
+		if g := pod.DeletionGracePeriodSeconds; g != nil {
+			t = t.Add(-time.Duration(*g) * time.Second)
+		}
+		see(t)
+	}
+	if st != nil {
+		see(st.Timestamp)
+		for _, s := range st.Sandboxes {
+			see(s.CreatedAt)
+		}
+		for _, c := range st.Containers {
+			see(c.CreatedAt)
+			see(c.StartedAt)
+			see(c.FinishedAt)
+		}
+	}
+	return last
+}
+
+func statusOf(pod *v1.Pod, name string) *v1.ContainerStatus {
+	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
+		for i := range l {
+			if l[i].Name == name {
+				return &l[i]
+			}
+		}
+	}
+	return nil
+}
+
+// prevStatus is the kubelet's previous status: the pod's, when it has one.
+func prevStatus(pod *v1.Pod) *v1.PodStatus {
+	if podstatus.KubeletWrote(&pod.Status) || len(pod.Status.Conditions) > 0 {
+		return &pod.Status
+	}
+	return nil
+}
+
+func hostIPs(pod *v1.Pod) []string {
+	var out []string
+	for _, ip := range pod.Status.HostIPs {
+		out = append(out, ip.IP)
+	}
+	return out
+}
+
+// runtimeTypeOf reads the runtime type off the status's container IDs
+// ("containerd" when none has one).
+func runtimeTypeOf(pod *v1.Pod) string {
+	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses} {
+		for _, cs := range l {
+			if t, _, ok := strings.Cut(cs.ContainerID, "://"); ok && t != "" {
+				return t
+			}
+		}
+	}
+	return apistatus.DefaultRuntimeType
+}
+
+// runtimeFromStatus reads a runtime state off a pod's API status: a ready
+// sandbox when the status says so (or a container runs), and per container
+// the instance of its state (running or terminated) and of its last
+// termination. Hashes are left out (the instances were created from the
+// current spec); older instances are unknown.
+func runtimeFromStatus(pod *v1.Pod) *runtimestate.Pod {
+	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
+	ready := false
+	for _, c := range pod.Status.Conditions {
+		if c.Type == v1.PodReadyToStartContainers {
+			ready = c.Status == v1.ConditionTrue
+		}
+	}
+	var ctrs []runtimestate.Container
+	seen := map[string]bool{}
+	add := func(c runtimestate.Container) {
+		if seen[c.ID] {
+			return
+		}
+		seen[c.ID] = true
+		ctrs = append(ctrs, c)
+	}
+	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
+		for _, cs := range l {
+			if t := cs.LastTerminationState.Terminated; t != nil {
+				// Its restart count: the status's, unless a newer
+				// instance (running or terminated) holds that one.
+				n := int(cs.RestartCount)
+				if cs.State.Running != nil || cs.State.Terminated != nil {
+					n = max(0, n-1)
+				}
+				add(runtimestate.Container{ID: idOr(t.ContainerID, cs.Name+"-last"), Name: cs.Name, State: runtimestate.Exited,
+					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: n,
+					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
+			}
+			switch {
+			case cs.State.Running != nil:
+				ready = ready || cs.State.Running != nil
+				add(runtimestate.Container{ID: idOr(cs.ContainerID, cs.Name+"-now"), Name: cs.Name, State: runtimestate.Running,
+					RestartCount: int(cs.RestartCount), CreatedAt: cs.State.Running.StartedAt.Time, StartedAt: cs.State.Running.StartedAt.Time})
+			case cs.State.Terminated != nil:
+				t := cs.State.Terminated
+				add(runtimestate.Container{ID: idOr(firstNonEmpty(t.ContainerID, cs.ContainerID), cs.Name+"-now"), Name: cs.Name, State: runtimestate.Exited,
+					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: int(cs.RestartCount),
+					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
+			}
+		}
+	}
+	if ready {
+		sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: pod.Status.PodIP}
+		if pod.Status.StartTime != nil {
+			sb.CreatedAt = pod.Status.StartTime.Time
+		}
+		if pod.Spec.HostNetwork {
+			sb.NetworkMode = runtimestate.NamespaceNode
+		} else if sb.IP == "" {
+			sb.IP = "10.244.0.2" // the status shows none; any address will do
+		}
+		for _, ip := range pod.Status.PodIPs {
+			if ip.IP != sb.IP && ip.IP != "" {
+				sb.AdditionalIPs = append(sb.AdditionalIPs, ip.IP)
+			}
+		}
+		st.Sandboxes = []runtimestate.Sandbox{sb}
+		for i := range ctrs {
+			ctrs[i].SandboxID = sb.ID
+		}
+	}
+	// Newest first: by creation time, an instance of unknown time after
+	// the others.
+	sort.SliceStable(ctrs, func(i, j int) bool { return ctrs[i].CreatedAt.After(ctrs[j].CreatedAt) })
+	st.Containers = ctrs
+	return st
+}
+
+func idOr(containerID, fallback string) string {
+	if _, id, ok := strings.Cut(containerID, "://"); ok && id != "" {
+		return id
+	}
+	if containerID != "" {
+		return containerID
+	}
+	return fallback
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
