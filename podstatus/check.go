@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
@@ -335,6 +336,14 @@ func checkContainerStatuses(pod *v1.Pod) []Mismatch {
 			}
 			kind, c, ok := restart.KindOf(spec, cs.Name)
 			if !ok {
+				continue
+			}
+			// During a RestartAllContainers reset the kubelet keeps the
+			// previous status of a removed container whole, ready included,
+			// and only replaces its state (apistatus step 2); the probe
+			// manager sets ready only to true for an init container that
+			// exited 0 and leaves it as it is otherwise.
+			if w := cs.State.Waiting; w != nil && w.Reason == apistatus.RestartingAllContainers {
 				continue
 			}
 			if kind == restart.Init && c != nil {

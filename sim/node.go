@@ -149,6 +149,17 @@ type StatusEntry struct {
 	Column   string       `json:"column"`
 	Restarts int32        `json:"restarts"`
 	Status   v1.PodStatus `json:"status"`
+	// Generation is the pod's metadata.generation when the status was
+	// stored (the API server bumps it when it sets the deletion timestamp
+	// and when an ephemeral container is added).
+	Generation int64 `json:"generation,omitempty"`
+	// By is the kubelet function that stored the status (see
+	// StoredStatus), or SetContainerReadiness / SetContainerStartup for
+	// the status manager's patches after a probe result: those change
+	// one container's ready or started field (and, for readiness, the
+	// Ready and ContainersReady conditions) and nothing else. Set on
+	// KindStatus entries.
+	By string `json:"by,omitempty"`
 }
 
 // ProbeEntry is one committed probe result.
@@ -533,6 +544,8 @@ func (p *podSim) tryRun() {
 		Grace:      p.grace,
 		Containers: p.rt.runs(),
 		Delays:     p.in.Script.Runtime,
+		Logs:       p.rt.logMax(),
+		Created:    p.created,
 	})
 	n.tl.Syncs++
 	msg := work.String()
@@ -546,9 +559,14 @@ func (p *podSim) tryRun() {
 		n.at(start.Add(c.At), func() { p.callStarted(c, start) })
 		n.at(start.Add(c.Done), func() { p.apply(c, start) })
 	}
+	gen := p.pod.Generation
 	for _, s := range out.Statuses {
 		s := s
-		n.at(start.Add(s.At), func() { p.stored(s.Status, s.Final) })
+		if s.At == 0 {
+			p.stored(s.Status, s.By, gen)
+			continue
+		}
+		n.at(start.Add(s.At), func() { p.stored(s.Status, s.By, gen) })
 	}
 	for _, m := range out.Messages {
 		n.log(p, KindSync, n.now, m)
@@ -654,17 +672,16 @@ func (p *podSim) apply(c Call, start time.Time) {
 			in.c.Image = spec.Image
 			in.c.ImageRef = "sha256:" + spec.Image
 		}
-		// The IDs of a container's instances carry the restart count; one
-		// that comes back (its log directory was emptied) gets a suffix.
-		for p.rt.find(in.c.ID) != nil {
-			in.c.ID += "x"
-		}
 		p.rt.containers = append(p.rt.containers, in)
+		if p.rt.logs == nil {
+			p.rt.logs = map[string]map[int]bool{}
+		}
+		if p.rt.logs[c.Name] == nil {
+			p.rt.logs[c.Name] = map[int]bool{}
+		}
+		p.rt.logs[c.Name][c.RestartCount] = true
 	case "StartContainer":
 		in := p.rt.find(c.ID)
-		if in == nil {
-			in = p.rt.find(c.ID + "x")
-		}
 		if in == nil || in.c.State != runtimestate.Created {
 			return
 		}
@@ -697,12 +714,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			}
 		}
 	case "RemoveContainer":
-		for i, in := range p.rt.containers {
-			if in.c.ID == c.ID {
-				p.rt.containers = append(p.rt.containers[:i], p.rt.containers[i+1:]...)
-				break
-			}
-		}
+		p.rt.remove(c.ID, c.KeepLogs)
 	}
 }
 
@@ -829,7 +841,12 @@ func (p *podSim) relistAt(t time.Time) {
 	if len(died) > 0 && (p.forgotten || termination.Query(p.mem.Worker, true, n.cfg.Kubelet.Features).ShouldPodContentBeRemoved) {
 		p.pruneDead("", t)
 	} else {
+		names := make([]string, 0, len(died))
 		for name := range died {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
 			p.pruneDead(name, t)
 		}
 	}
@@ -856,7 +873,7 @@ func (p *podSim) pruneDead(name string, t time.Time) {
 			c := Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID}
 			e := p.n.log(p, KindCRI, t, c.String()+" (container clean-up)")
 			e.Call = &c
-			p.rt.containers = append(p.rt.containers[:i], p.rt.containers[i+1:]...)
+			p.rt.remove(in.c.ID, false)
 		}
 	}
 }
@@ -933,7 +950,8 @@ func (n *node) containerGC() {
 
 // ---- the status manager ----
 
-func (p *podSim) stored(st v1.PodStatus, final bool) {
+func (p *podSim) stored(st v1.PodStatus, by string, gen int64) {
+	final := by == "TerminatePod"
 	if p.mem.Status != nil && equalStatus(*p.mem.Status, st) && !final {
 		return
 	}
@@ -943,14 +961,16 @@ func (p *podSim) stored(st v1.PodStatus, final bool) {
 	if final {
 		p.mem.Finished = true
 	}
-	p.show(st)
+	p.show(st, by, gen)
 	p.writeAPI()
 }
 
 // show logs a status as kubectl would show it.
-func (p *podSim) show(st v1.PodStatus) {
+func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
 	e := p.n.log(p, KindStatus, p.n.now, "")
 	p.fillStatus(e, st)
+	e.Status.By = by
+	e.Status.Generation = gen
 	e.Message = fmt.Sprintf("%s %s restarts %d", e.Status.Column, e.Status.Ready, e.Status.Restarts)
 }
 
@@ -959,7 +979,7 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 	view := p.pod.DeepCopy()
 	view.Status = *st.DeepCopy()
 	ready, total, restarts := readyCount(p.pod, st)
-	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(view), Restarts: restarts, Status: *st.DeepCopy()}
+	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(view), Restarts: restarts, Status: *st.DeepCopy(), Generation: p.pod.Generation}
 }
 
 // readyCount is kubectl's READY (ready and total containers, native
@@ -1005,6 +1025,10 @@ func (p *podSim) writeAPI() {
 		return
 	}
 	p.api = st
+	// The kubelet's pod manager sees the written status through its watch.
+	pod := p.pod.DeepCopy()
+	pod.Status = *st.DeepCopy()
+	p.pod = pod
 	e := n.log(p, KindAPI, n.now, fmt.Sprintf("status written: phase %s", st.Phase))
 	p.fillStatus(e, *st)
 	p.maybeDelete()

@@ -320,7 +320,11 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 			}
 		}
 	}
-	p.stored(storeStatus(p.pod, p.mem.Status, *st, p.n.now), false)
+	by := "SetContainerStartup"
+	if readiness {
+		by = "SetContainerReadiness"
+	}
+	p.stored(storeStatus(p.pod, p.mem.Status, *st, p.n.now), by, p.pod.Generation)
 }
 
 func setConditionFull(st *v1.PodStatus, c v1.PodCondition) {

@@ -18,6 +18,36 @@ type fakeRuntime struct {
 	script     *Script
 	sandboxes  []runtimestate.Sandbox
 	containers []*instance
+	// logs are the restart counts with a log file, per container name.
+	logs map[string]map[int]bool
+}
+
+// remove removes an instance, and its log file unless keepLogs.
+func (r *fakeRuntime) remove(id string, keepLogs bool) {
+	for i, in := range r.containers {
+		if in.c.ID != id {
+			continue
+		}
+		if !keepLogs && r.logs[in.c.Name] != nil {
+			delete(r.logs[in.c.Name], in.c.RestartCount)
+		}
+		r.containers = append(r.containers[:i], r.containers[i+1:]...)
+		return
+	}
+}
+
+// logMax is, per container name, the highest restart count with a log
+// file.
+func (r *fakeRuntime) logMax() map[string]int {
+	out := map[string]int{}
+	for name, counts := range r.logs {
+		for n := range counts {
+			if cur, ok := out[name]; !ok || n > cur {
+				out[name] = n
+			}
+		}
+	}
+	return out
 }
 
 // instance is one container instance and what its process will do.

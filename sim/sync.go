@@ -9,6 +9,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
@@ -43,6 +45,10 @@ type Memory struct {
 	// Finished is true once TerminatePod stored the final status
 	// (podIsFinished): the status manager may then delete the API object.
 	Finished bool `json:"finished,omitempty"`
+	// Actuated are the resources the kubelet applied when it started each
+	// container and created the sandbox (its actuated-resources
+	// checkpoint).
+	Actuated podactions.Actuated `json:"actuated,omitzero"`
 }
 
 // clone returns a copy of m that shares no memory with it.
@@ -66,6 +72,19 @@ func (m Memory) clone() Memory {
 	}
 	if m.Status != nil {
 		out.Status = m.Status.DeepCopy()
+	}
+	out.Actuated.Containers = make(map[string]v1.ResourceRequirements, len(m.Actuated.Containers))
+	for k, v := range m.Actuated.Containers {
+		out.Actuated.Containers[k] = *v.DeepCopy()
+	}
+	if m.Actuated.Pod != nil {
+		out.Actuated.Pod = m.Actuated.Pod.DeepCopy()
+	}
+	if m.Actuated.EmptyDirLimits != nil {
+		out.Actuated.EmptyDirLimits = map[string]resource.Quantity{}
+		for k, v := range m.Actuated.EmptyDirLimits {
+			out.Actuated.EmptyDirLimits[k] = v.DeepCopy()
+		}
 	}
 	return out
 }
@@ -118,6 +137,13 @@ type SyncInput struct {
 	Containers map[string]Run
 	// Runtime delays.
 	Delays RuntimeDelays
+	// Logs is, per container name, the highest restart count with a log
+	// file in the container's log directory (absent: no log file); the
+	// kubelet reads it for a container the runtime reports no instance of.
+	Logs map[string]int
+	// Created counts, per container name, the instances created so far;
+	// the simulated runtime numbers a container's instances with it.
+	Created map[string]int
 }
 
 // Call is one CRI call the kubelet makes.
@@ -139,6 +165,9 @@ type Call struct {
 	Attempt uint32 `json:"attempt,omitempty"`
 	// Timeout is StopContainer's timeout in seconds.
 	Timeout *int64 `json:"timeout,omitempty"`
+	// KeepLogs is set on a RemoveContainer that keeps the container's log
+	// file (a RestartAllContainers reset).
+	KeepLogs bool `json:"keepLogs,omitempty"`
 	// Kind says which list of the spec a created container is in: "init",
 	// "sidecar", "regular" or "ephemeral".
 	Kind string `json:"kind,omitempty"`
@@ -231,8 +260,10 @@ type SyncOutput struct {
 type StoredStatus struct {
 	At     time.Duration `json:"at"`
 	Status v1.PodStatus  `json:"status"`
-	// Final is true for TerminatePod's forced version.
-	Final bool `json:"final,omitempty"`
+	// By is the kubelet function that stored it: SyncPod,
+	// SyncTerminatingPod, SyncTerminatedPod, OnPodSandboxReady or
+	// TerminatePod (the final, forced version).
+	By string `json:"by"`
 }
 
 // Sync runs one sync of one pod as the kubelet's pod worker runs it:
@@ -311,8 +342,10 @@ func (s *syncer) generate(podIsTerminal bool) v1.PodStatus {
 	return r.Status
 }
 
-// store stores a status in the status manager (SetPodStatus).
-func (s *syncer) store(st v1.PodStatus, final bool) {
+// store stores a status in the status manager (SetPodStatus); by names
+// the kubelet function that does.
+func (s *syncer) store(st v1.PodStatus, by string) {
+	final := by == "TerminatePod"
 	m := &s.out.Memory
 	st = storeStatus(s.pod, m.Status, st, s.now())
 	if m.Status != nil && equalStatus(*m.Status, st) && !final {
@@ -320,7 +353,7 @@ func (s *syncer) store(st v1.PodStatus, final bool) {
 	}
 	m.Status = &st
 	m.Version++
-	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: *st.DeepCopy(), Final: final})
+	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: *st.DeepCopy(), By: by})
 }
 
 // storeStatus applies what the status manager's updateStatusInternal does
@@ -384,7 +417,7 @@ func (s *syncer) syncPod() {
 
 	// The status comes first; a terminal phase ends SyncPod.
 	st := s.generate(false)
-	s.store(st, false)
+	s.store(st, "SyncPod")
 	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
 		s.out.Result.Terminal = true
 		s.out.Requeue = RequeueNow
@@ -404,6 +437,7 @@ func (s *syncer) syncPod() {
 		Features:             f,
 		Probes:               m.Probes,
 		RestartAllContainers: restartAll,
+		Actuated:             m.Actuated,
 	})
 	if d := acts.String(); d != "" {
 		s.out.Decision = d
@@ -433,7 +467,8 @@ func (s *syncer) syncPod() {
 				if r.Kill {
 					s.stopContainer(r.Name, r.ID, containerByName(pod, r.Name), 0, &zero)
 				}
-				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID}, in.Delays.RemoveContainer.D())
+				// The reset keeps the container's logs.
+				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID, KeepLogs: true}, in.Delays.RemoveContainer.D())
 			}
 			s.out.ResetAll = true
 		}
@@ -449,12 +484,23 @@ func (s *syncer) syncPod() {
 	if acts.CreateSandbox {
 		sandboxID = fmt.Sprintf("%s-sandbox-%d", idPrefix(pod), acts.Attempt)
 		s.call(Call{Method: "RunPodSandbox", ID: sandboxID, Attempt: acts.Attempt}, in.Delays.RunPodSandbox.D())
+		if pod.Spec.Resources != nil {
+			m.Actuated.Pod = pod.Spec.Resources.DeepCopy()
+		}
+		for _, v := range pod.Spec.Volumes {
+			if v.EmptyDir != nil && v.EmptyDir.Medium == v1.StorageMediumMemory && v.EmptyDir.SizeLimit != nil {
+				if m.Actuated.EmptyDirLimits == nil {
+					m.Actuated.EmptyDirLimits = map[string]resource.Quantity{}
+				}
+				m.Actuated.EmptyDirLimits[v.Name] = v.EmptyDir.SizeLimit.DeepCopy()
+			}
+		}
 		// OnPodSandboxReady: PodReadyToStartContainers becomes True in the
 		// cached status right away, before any container starts.
 		if m.Status != nil {
 			ready := *m.Status.DeepCopy()
 			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
-			s.store(ready, false)
+			s.store(ready, "OnPodSandboxReady")
 		}
 	}
 
@@ -463,6 +509,7 @@ func (s *syncer) syncPod() {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 	var backOffUntil time.Time
+	created := map[string]int{}
 	start := func(c *v1.Container, kind string) bool {
 		key := restart.BackOffKey(pod, c)
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
@@ -477,14 +524,22 @@ func (s *syncer) syncPod() {
 		if !d.Entry.IsZero() {
 			m.BackOff[key] = d.Entry
 		}
+		// The restart count follows the newest instance; with none, the
+		// newest log file of the container's log directory.
 		restartCount := 0
 		if prev := in.Runtime.Newest(c.Name); prev != nil {
 			restartCount = prev.RestartCount + 1
+		} else if n, ok := in.Logs[c.Name]; ok {
+			restartCount = n + 1
 		}
-		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, restartCount)
+		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, in.Created[c.Name]+created[c.Name])
+		created[c.Name]++
 		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
 		delete(m.StartFailures, c.Name)
+		if kind != "ephemeral" {
+			m.Actuated.Containers[c.Name] = *c.Resources.DeepCopy()
+		}
 		return true
 	}
 	for _, r := range acts.EphemeralContainersToStart {
@@ -523,7 +578,7 @@ func (s *syncer) syncPod() {
 func (s *syncer) syncTerminating() {
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	st := s.generate(false)
-	s.store(st, false)
+	s.store(st, "SyncTerminatingPod")
 	grace := in.Grace
 	if grace <= 0 {
 		grace, _ = termination.EffectiveGracePeriod(0, pod, nil, in.Kubelet.Features)
@@ -545,36 +600,46 @@ func (s *syncer) syncTerminating() {
 	stopped := stoppedView(in.Runtime, t, killStart, in.Containers)
 	s.in.Runtime = stopped
 	st = s.generate(true)
-	s.store(st, false)
+	s.store(st, "SyncTerminatingPod")
 	s.out.Requeue = RequeueNow
 }
 
 func (s *syncer) syncTerminated() {
 	m := &s.out.Memory
 	st := s.generate(true)
-	s.store(st, false)
+	s.store(st, "SyncTerminatedPod")
 	// TerminatePod: the final, forced version.
 	final := terminatePod(s.pod, *m.Status)
-	s.store(final, true)
+	s.store(final, "TerminatePod")
 	m.Finished = true
 	s.out.Requeue = RequeueNever
 }
 
-// terminatePod mirrors the status manager's TerminatePod: containers with
-// no terminated state are reported as unknown failures, and a pod that is
-// not static is given a terminal phase.
+// terminatePod mirrors the status manager's TerminatePod: once the pod
+// has initialized (read from the pod's own status, pod.Status, as the
+// kubelet reads it), regular containers with no terminated state are
+// reported as unknown failures; so are the init containers before the
+// last that ever tried to start; and a pod that is not static is given a
+// terminal phase (a static pod keeps its phase).
 func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
 	st = *st.DeepCopy()
-	unknown := v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
-		Reason:   "ContainerStatusUnknown",
-		Message:  "The container could not be located when the pod was terminated",
-		ExitCode: 137,
-	}}
-	if podInitialized(pod, st) {
+	unknown := func() v1.ContainerState {
+		return v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+			Reason:   "ContainerStatusUnknown",
+			Message:  "The container could not be located when the pod was terminated",
+			ExitCode: 137,
+		}}
+	}
+	if podInitialized(pod) {
 		for i := range st.ContainerStatuses {
 			if st.ContainerStatuses[i].State.Terminated == nil {
-				st.ContainerStatuses[i].State = *unknown.DeepCopy()
+				st.ContainerStatuses[i].State = unknown()
 			}
+		}
+	}
+	for i := range initializedPrefix(st.InitContainerStatuses) {
+		if st.InitContainerStatuses[i].State.Terminated == nil {
+			st.InitContainerStatuses[i].State = unknown()
 		}
 	}
 	if !phase.IsStaticPod(pod) && st.Phase != v1.PodSucceeded && st.Phase != v1.PodFailed {
@@ -583,21 +648,46 @@ func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
 	return st
 }
 
-// podInitialized is the status manager's hasPodInitialized: no init
-// containers, or a regular container that has run, or the last init
-// container has terminated successfully.
-func podInitialized(pod *v1.Pod, st v1.PodStatus) bool {
+// initializedPrefix is the status manager's initializedContainers: the
+// statuses up to the last one that left the waiting state (or has a last
+// termination); the first alone when none did.
+func initializedPrefix(l []v1.ContainerStatus) []v1.ContainerStatus {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].State.Waiting == nil || l[i].LastTerminationState.Terminated != nil {
+			return l[:i+1]
+		}
+	}
+	if len(l) > 0 {
+		return l[:1]
+	}
+	return nil
+}
+
+// podInitialized is the status manager's hasPodInitialized, which reads
+// the pod's own status (pod.Status): no init containers; or a regular
+// container that left the waiting state or has a last termination; or the
+// last init container's status shows it done (a sidecar running and
+// started, a regular init container that exited 0).
+func podInitialized(pod *v1.Pod) bool {
 	if len(pod.Spec.InitContainers) == 0 {
 		return true
 	}
-	for _, cs := range st.ContainerStatuses {
+	for _, cs := range pod.Status.ContainerStatuses {
 		if cs.LastTerminationState.Terminated != nil || cs.State.Waiting == nil {
 			return true
 		}
 	}
-	last := pod.Spec.InitContainers[len(pod.Spec.InitContainers)-1].Name
-	for _, cs := range st.InitContainerStatuses {
-		if cs.Name == last && cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0 {
+	n := len(pod.Status.InitContainerStatuses)
+	if n == 0 || n > len(pod.Spec.InitContainers) {
+		return false
+	}
+	c := &pod.Spec.InitContainers[n-1]
+	cs := pod.Status.InitContainerStatuses[n-1]
+	if restart.IsSidecar(c) {
+		return cs.State.Running != nil && cs.Started != nil && *cs.Started
+	}
+	for _, t := range []*v1.ContainerStateTerminated{cs.LastTerminationState.Terminated, cs.State.Terminated} {
+		if t != nil && t.ExitCode == 0 {
 			return true
 		}
 	}

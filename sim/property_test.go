@@ -1,0 +1,269 @@
+package sim
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/probe"
+)
+
+func dur(t *rapid.T, label string, maxSeconds float64) Duration {
+	return Duration(rapid.Float64Range(0, maxSeconds).Draw(t, label) * float64(time.Second))
+}
+
+func drawSteps(t *rapid.T, label string) []ProbeStep {
+	n := rapid.IntRange(0, 2).Draw(t, label+" steps")
+	var out []ProbeStep
+	for i := 0; i < n; i++ {
+		r := probe.Success
+		if rapid.Bool().Draw(t, fmt.Sprintf("%s fails %d", label, i)) {
+			r = probe.Failure
+		}
+		out = append(out, ProbeStep{At: dur(t, fmt.Sprintf("%s at %d", label, i), 60), Result: r})
+	}
+	return out
+}
+
+func drawRun(t *rapid.T, label string) Run {
+	var r Run
+	if rapid.Bool().Draw(t, label+" exits") {
+		r.ExitAfter = dur(t, label+" exitAfter", 120) + Duration(time.Millisecond)
+		r.ExitCode = rapid.SampledFrom([]int32{0, 1, 2, 42, 137}).Draw(t, label+" code")
+	}
+	r.IgnoreSIGTERM = rapid.Bool().Draw(t, label+" ignores SIGTERM")
+	r.TermAfter = dur(t, label+" termAfter", 40)
+	r.TermExitCode = rapid.SampledFrom([]int32{0, 1, 143}).Draw(t, label+" term code")
+	r.PreStop = dur(t, label+" preStop", 10)
+	r.Liveness = drawSteps(t, label+" liveness")
+	r.Readiness = drawSteps(t, label+" readiness")
+	r.Startup = drawSteps(t, label+" startup")
+	return r
+}
+
+func allNames(pod *v1.Pod) []string {
+	var names []string
+	for _, c := range pod.Spec.InitContainers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	for _, c := range pod.Spec.EphemeralContainers {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// drawInput draws a pod, a script for its containers and what happens to
+// it within span.
+func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
+	pod := podgen.Pod(podgen.PodOptions{NoDeletion: true, MaxContainers: 3, MaxInitContainers: 2, MaxSidecars: 2}).Draw(t, fmt.Sprintf("pod %d", i))
+	pod.Name = fmt.Sprintf("%s-%d", pod.Name, i)
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	if rapid.Bool().Draw(t, fmt.Sprintf("pod %d static", i)) {
+		pod.Annotations["kubernetes.io/config.source"] = "file"
+	} else {
+		pod.Annotations["kubernetes.io/config.source"] = "api"
+		if rapid.Bool().Draw(t, fmt.Sprintf("pod %d finalizer", i)) {
+			pod.Finalizers = []string{"example.com/hold"}
+		}
+	}
+	pod.Status = v1.PodStatus{}
+	in := PodInput{Pod: pod, At: dur(t, fmt.Sprintf("pod %d at", i), 5)}
+	in.Script.Containers = map[string]Behaviour{}
+	for _, name := range allNames(pod) {
+		n := rapid.IntRange(0, 3).Draw(t, name+" runs")
+		var b Behaviour
+		for k := 0; k < n; k++ {
+			b.Runs = append(b.Runs, drawRun(t, fmt.Sprintf("%s run %d", name, k)))
+		}
+		in.Script.Containers[name] = b
+	}
+	nActs := rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("pod %d actions", i))
+	for k := 0; k < nActs; k++ {
+		label := fmt.Sprintf("pod %d action %d", i, k)
+		a := Action{At: in.At + dur(t, label+" at", span.Seconds()/2)}
+		switch rapid.IntRange(0, 4).Draw(t, label+" kind") {
+		case 0:
+			g := rapid.SampledFrom([]int64{-1, 0, 1, 5, 30}).Draw(t, label+" grace")
+			a.Delete = &g
+		case 1:
+			a.Remove = true
+		case 2:
+			a.RemoveFinalizers = true
+		case 3:
+			names := allNames(pod)
+			a.KillContainer = rapid.SampledFrom(names).Draw(t, label+" container")
+		case 4:
+			a.KillSandbox = true
+		}
+		in.Actions = append(in.Actions, a)
+	}
+	return in
+}
+
+// TestProperties checks, on random pods, scripts and actions:
+//   - the simulation never panics and the same seed gives the same
+//     timeline;
+//   - every status a sync function generates is one a kubelet v1.37.2
+//     writes: podstatus.Check finds nothing wrong with it (the status
+//     manager's patches after probe results and TerminatePod's version are
+//     not generated, and not checked);
+//   - restart counts never decrease;
+//   - no container is created or started in a sandbox after the kubelet
+//     stopped it, and none of its containers runs after that call returns;
+//   - a pod deleted through the API (with time to spare) ends deleted, or
+//     held by a finalizer with a terminal phase written; a removed pod's
+//     worker ends terminated.
+func TestProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
+		nPods := rapid.IntRange(1, 2).Draw(t, "pods")
+		var pods []PodInput
+		for i := 0; i < nPods; i++ {
+			pods = append(pods, drawInput(t, i, span))
+		}
+		seed := rapid.Uint64().Draw(t, "seed")
+		cfg := Config{Seed: seed, For: Duration(span)}
+		tl, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatalf("Simulate: %v", err)
+		}
+		again, _ := Simulate(cfg, pods)
+		if !reflect.DeepEqual(tl, again) {
+			t.Fatalf("same seed, different timelines")
+		}
+		for _, in := range pods {
+			checkPod(t, tl, in, span)
+		}
+	})
+}
+
+func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
+	name := in.Pod.Name
+	restarts := map[string]int32{}
+	stopped := map[string]time.Duration{}
+	for _, e := range tl.Entries {
+		if e.Pod != name {
+			continue
+		}
+		switch e.Kind {
+		case KindStatus:
+			st := e.Status.Status
+			switch e.Status.By {
+			case "SyncPod", "SyncTerminatingPod", "SyncTerminatedPod":
+				pod := in.Pod.DeepCopy()
+				pod.Status = *st.DeepCopy()
+				pod.Generation = e.Status.Generation
+				now := tl.Start.Add(e.At)
+				m := podstatus.Check(pod, podstatus.RecomputeOptions{Now: now})
+				if len(m) > 0 {
+					if m2 := podstatus.Check(pod, podstatus.RecomputeOptions{Now: now, PodIsTerminal: true}); len(m2) == 0 {
+						m = nil
+					}
+				}
+				if len(m) > 0 {
+					t.Fatalf("%s at %s: a kubelet does not write this status: %v\n%+v\n%s", name, e.At, m, st.InitContainerStatuses, tl.Events())
+				}
+			}
+			for _, l := range [][]v1.ContainerStatus{st.InitContainerStatuses, st.ContainerStatuses, st.EphemeralContainerStatuses} {
+				for _, cs := range l {
+					if cs.RestartCount < restarts[cs.Name] {
+						t.Fatalf("%s at %s: restart count of %s went from %d to %d", name, e.At, cs.Name, restarts[cs.Name], cs.RestartCount)
+					}
+					restarts[cs.Name] = cs.RestartCount
+				}
+			}
+		case KindCRI:
+			c := e.Call
+			switch c.Method {
+			case "StopPodSandbox":
+				if _, ok := stopped[c.ID]; !ok {
+					stopped[c.ID] = e.At + (c.Done - c.At)
+				}
+			case "CreateContainer":
+				if at, ok := stopped[c.Sandbox]; ok && e.At > at {
+					t.Fatalf("%s at %s: %s created in sandbox %s stopped at %s", name, e.At, c.Name, c.Sandbox, at)
+				}
+			}
+		}
+	}
+	// No container of a stopped sandbox runs after the stop returned: every
+	// container started in it has exited by then.
+	for sb, at := range stopped {
+		for _, e := range tl.Entries {
+			if e.Pod != name || e.Kind != KindCRI || e.Call.Method != "CreateContainer" || e.Call.Sandbox != sb || e.At > at {
+				continue
+			}
+			id := e.Call.ID
+			if _, ok := tl.First(name, func(x Entry) bool {
+				return x.Kind == KindExit && strings.Contains(x.Message, " "+id+" ") && x.At <= at
+			}); !ok {
+				if _, started := tl.First(name, func(x Entry) bool {
+					return x.Kind == KindCRI && x.Call.Method == "StartContainer" && x.Call.ID == id && x.At <= at
+				}); started {
+					t.Fatalf("%s: container %s of sandbox %s still runs after StopPodSandbox at %s\n%s", name, id, sb, at, tl.Events())
+				}
+			}
+		}
+	}
+	// Deletion ends.
+	for _, a := range in.Actions {
+		gone := func() bool {
+			_, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindAPI && x.Message == "API object deleted" })
+			return ok
+		}
+		switch {
+		case a.Delete != nil && in.Pod.Annotations["kubernetes.io/config.source"] == "api":
+			grace := 30 * time.Second
+			if *a.Delete >= 0 {
+				grace = time.Duration(*a.Delete) * time.Second
+			}
+			if a.At.D()+grace+3*time.Minute > span {
+				continue
+			}
+			if gone() {
+				continue
+			}
+			_, last := tl.LastStatus(name)
+			held := len(in.Pod.Finalizers) > 0 && !removedFinalizers(in)
+			if !held || last == nil || (last.Phase != v1.PodSucceeded && last.Phase != v1.PodFailed) {
+				t.Fatalf("%s deleted at %s: neither gone nor held by a finalizer in a terminal phase by %s\n%s", name, a.At, span, tl.Events())
+			}
+		case a.Remove || a.Delete != nil:
+			if a.At.D()+3*time.Minute > span {
+				continue
+			}
+			if _, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); !ok {
+				t.Fatalf("%s removed at %s: the kubelet never finished with it\n%s", name, a.At, tl.Events())
+			}
+		}
+	}
+}
+
+func removedFinalizers(in PodInput) bool {
+	for _, a := range in.Actions {
+		if a.RemoveFinalizers {
+			return true
+		}
+	}
+	return false
+}
+
+func condKey(conds []v1.PodCondition) string {
+	var b strings.Builder
+	for _, c := range conds {
+		fmt.Fprintf(&b, "%s=%s ", c.Type, c.Status)
+	}
+	return b.String()
+}
