@@ -88,29 +88,29 @@ func Example_crashLoop() {
 	// 3.268s      web    0/1     Error               0               3s
 	// 3.347s      web    1/1     Running             1 (1s ago)      3s
 	// 6.298s      web    0/1     Error               1 (4s ago)      6s
-	// 19.972s     web    0/1     CrashLoopBackOff    1 (14s ago)     19s
-	// 20.051s     web    1/1     Running             2 (15s ago)     20s
-	// 22.458s     web    0/1     Error               2 (17s ago)     22s
-	// 47.972s     web    0/1     CrashLoopBackOff    2 (25s ago)     47s
-	// 48.051s     web    1/1     Running             3 (26s ago)     48s
-	// 50.738s     web    0/1     Error               3 (28s ago)     50s
-	// 102.972s    web    0/1     CrashLoopBackOff    3 (52s ago)     102s
-	// 103.051s    web    1/1     Running             4 (53s ago)     103s
-	// 105.278s    web    0/1     Error               4 (55s ago)     105s
-	// 176.972s    web    0/1     CrashLoopBackOff    4 (71s ago)     2m56s
-	// 186.051s    web    1/1     Running             5 (81s ago)     3m6s
-	// 188.098s    web    0/1     Error               5 (83s ago)     3m8s
-	// 248.972s    web    0/1     CrashLoopBackOff    5 (60s ago)     4m8s
-	// 352.051s    web    1/1     Running             6 (2m44s ago)   5m52s
-	// 354.748s    web    0/1     Error               6 (2m46s ago)   5m54s
-	// 436.972s    web    0/1     CrashLoopBackOff    6 (82s ago)     7m16s
-	// 681.051s    web    1/1     Running             7 (5m27s ago)   11m
-	// 684.008s    web    0/1     Error               7 (5m30s ago)   11m
-	// 760.972s    web    0/1     CrashLoopBackOff    7 (77s ago)     12m
-	// 984.051s    web    1/1     Running             8 (5m1s ago)    16m
-	// 987.008s    web    0/1     Error               8 (5m4s ago)    16m
-	// 1052.972s   web    0/1     CrashLoopBackOff    8 (66s ago)     17m
-	// 8th restart: StartContainer at 16m24s
+	// 16.972s     web    0/1     CrashLoopBackOff    1 (11s ago)     16s
+	// 17.051s     web    1/1     Running             2 (12s ago)     17s
+	// 19.428s     web    0/1     Error               2 (14s ago)     19s
+	// 47.972s     web    0/1     CrashLoopBackOff    2 (28s ago)     47s
+	// 48.051s     web    1/1     Running             3 (29s ago)     48s
+	// 50.738s     web    0/1     Error               3 (31s ago)     50s
+	// 93.972s     web    0/1     CrashLoopBackOff    3 (43s ago)     93s
+	// 94.051s     web    1/1     Running             4 (44s ago)     94s
+	// 96.188s     web    0/1     Error               4 (46s ago)     96s
+	// 174.972s    web    0/1     CrashLoopBackOff    4 (78s ago)     2m54s
+	// 177.051s    web    1/1     Running             5 (81s ago)     2m57s
+	// 180.018s    web    0/1     Error               5 (84s ago)     3m
+	// 254.972s    web    0/1     CrashLoopBackOff    5 (75s ago)     4m14s
+	// 346.051s    web    1/1     Running             6 (2m47s ago)   5m46s
+	// 348.688s    web    0/1     Error               6 (2m49s ago)   5m48s
+	// 438.972s    web    0/1     CrashLoopBackOff    6 (90s ago)     7m18s
+	// 668.051s    web    1/1     Running             7 (5m20s ago)   11m
+	// 670.878s    web    0/1     Error               7 (5m22s ago)   11m
+	// 732.972s    web    0/1     CrashLoopBackOff    7 (62s ago)     12m
+	// 988.051s    web    1/1     Running             8 (5m18s ago)   16m
+	// 991.048s    web    0/1     Error               8 (5m21s ago)   16m
+	// 1076.972s   web    0/1     CrashLoopBackOff    8 (86s ago)     17m
+	// 8th restart: StartContainer at 16m28s
 }
 
 // "We delete the pod at 60 s: which StopContainer calls, when, and when

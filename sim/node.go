@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -38,9 +40,18 @@ type Config struct {
 	// (0: one hour). Probe workers created within one probe period of the
 	// kubelet's start wait a random part of the period first.
 	KubeletUptime Duration `json:"kubeletUptime,omitempty"`
-	// For is how long to simulate (0: 10 minutes); the simulation also
-	// ends when every pod is gone and the kubelet is done with it.
+	// For is how long to simulate (0: 10 minutes); the simulation of a
+	// pod also ends when it is gone and the kubelet is done with it.
 	For Duration `json:"for,omitempty"`
+	// Parallelism is how many pods are simulated at once (0: GOMAXPROCS).
+	// It does not change the timeline.
+	Parallelism int `json:"parallelism,omitempty"`
+	// Observe, when set, receives every entry instead of the timeline
+	// (Timeline.Entries stays empty, so memory does not grow with the
+	// length of the run). It is called from several goroutines at once,
+	// one per pod being simulated; the entries of one pod come in time
+	// order.
+	Observe func(Entry) `json:"-"`
 }
 
 // PodInput is one pod of a simulation, with what happens to it.
@@ -205,18 +216,19 @@ func (q *queue) Pop() any {
 	return e
 }
 
+// node simulates one pod on the node (see Simulate).
 type node struct {
-	cfg         Config
-	start, end  time.Time
-	now         time.Time
-	kubeletUp   time.Time
-	rng         *rand.Rand
-	q           queue
-	seq         uint64
-	pods        []*podSim
-	tl          *Timeline
-	delays      RuntimeDelays
-	globalCache time.Time
+	cfg        Config
+	start, end time.Time
+	now        time.Time
+	kubeletUp  time.Time
+	clocks     clocks
+	rng        *rand.Rand
+	q          queue
+	seq        uint64
+	pod        *podSim
+	tl         *Timeline
+	delays     RuntimeDelays
 }
 
 // podSim is one pod on the simulated node.
@@ -255,38 +267,67 @@ type podSim struct {
 	// forgotten: housekeeping removed the finished worker of a removed
 	// pod.
 	forgotten bool
+	// index is the pod's place in Simulate's input.
+	index int
+	// dirty: the runtime changed since the last relist of the pod;
+	// relists are the relist times with an event scheduled.
+	dirty   bool
+	relists map[time.Time]bool
+	// housekeeping and deadline checks scheduled.
+	housekeeping bool
+	deadline     time.Time
 }
 
 // Simulate simulates a node running pods and returns what happened. It is
-// deterministic: the same inputs and seed give the same timeline.
+// deterministic: the same inputs and seed give the same timeline, whatever
+// Config.Parallelism is.
+//
+// Pods on the simulated node do not affect one another (the model has no
+// shared resource), so each pod is simulated on its own, in parallel, with
+// the node's timers in the same phase for all of them and its own stream
+// of random numbers (drawn from the seed and the pod's index); the
+// timelines are then merged in time order.
 func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 	if len(pods) == 0 {
 		return nil, errors.New("sim: no pod to simulate")
 	}
-	n := &node{cfg: cfg}
-	n.start = cfg.Start
-	if n.start.IsZero() {
-		n.start = DefaultStart
+	start := cfg.Start
+	if start.IsZero() {
+		start = DefaultStart
 	}
-	n.now = n.start
 	d := cfg.For.D()
 	if d <= 0 {
 		d = 10 * time.Minute
 	}
-	n.end = n.start.Add(d)
 	up := cfg.KubeletUptime.D()
 	if up <= 0 {
 		up = time.Hour
 	}
-	n.kubeletUp = n.start.Add(-up)
-	n.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
-	n.tl = &Timeline{Start: n.start, Seed: cfg.Seed}
+	// The kubelet's periodic loops have run since its start; where in its
+	// period each one is when the simulation starts depends on when the
+	// kubelet started and on how long each relist took, so each phase is
+	// drawn from the seed: the PLEG relist (sliding), the sync loop's 1 s
+	// tick, housekeeping (2 s) and container GC (60 s).
+	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
+	ph := func(period time.Duration) time.Duration { return time.Duration(rng.Float64() * float64(period)) }
+	delays := DefaultRuntimeDelays()
+	clocks := clocks{
+		relist:      start.Add(ph(cfg.Kubelet.relistPeriod())),
+		relistEvery: cfg.Kubelet.relistPeriod() + delays.Relist.D(),
+		tick:        start.Add(ph(time.Second)),
+		housekeep:   start.Add(ph(2 * time.Second)),
+		gc:          start.Add(ph(time.Minute)),
+	}
 	names := map[string]bool{}
+	nodes := make([]*node, len(pods))
 	for i, in := range pods {
 		if in.Pod == nil {
 			return nil, fmt.Errorf("sim: pod %d is nil", i)
 		}
-		p := &podSim{n: n, in: in, record: map[string]string{}, created: map[string]int{}}
+		n := &node{cfg: cfg, start: start, now: start, end: start.Add(d), kubeletUp: start.Add(-up), clocks: clocks, delays: delays,
+			rng: rand.New(rand.NewPCG(cfg.Seed^0x5851f42d4c957f2d, uint64(i)+1)),
+			tl:  &Timeline{Start: start, Seed: cfg.Seed}}
+		p := &podSim{n: n, in: in, index: i, record: map[string]string{}, created: map[string]int{}, relists: map[time.Time]bool{}}
 		p.pod = apidefaults.PodCopy(in.Pod)
 		if p.pod.Namespace == "" {
 			p.pod.Namespace = "default"
@@ -303,29 +344,61 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		p.finalizers = len(p.pod.Finalizers) > 0
 		p.rt = fakeRuntime{pod: p.pod, script: &p.in.Script}
 		p.delaysCheck()
-		n.pods = append(n.pods, p)
-		add := n.start.Add(in.At.D())
-		n.at(add, p.add)
-		for _, a := range in.Actions {
-			a := a
-			n.at(n.start.Add(a.At.D()), func() { p.act(a) })
+		n.pod = p
+		nodes[i] = n
+	}
+	workers := cfg.Parallelism
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(nodes) {
+		workers = len(nodes)
+	}
+	var wg sync.WaitGroup
+	next := make(chan *node)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range next {
+				n.run()
+			}
+		}()
+	}
+	for _, n := range nodes {
+		next <- n
+	}
+	close(next)
+	wg.Wait()
+
+	tl := &Timeline{Start: start, Seed: cfg.Seed}
+	total := 0
+	for _, n := range nodes {
+		total += len(n.tl.Entries)
+		tl.Syncs += n.tl.Syncs
+		if e := n.now.Sub(start); e > tl.End {
+			tl.End = e
 		}
 	}
-	n.delays = DefaultRuntimeDelays()
-	// The kubelet has been relisting for a while: the first sync of a new
-	// pod need not wait for a relist.
-	n.globalCache = n.start.Add(-time.Nanosecond)
-	// PLEG relists and the sync loop's 1 s tick run from the kubelet's
-	// start, in phase with it.
-	// The kubelet's periodic loops have run since its start; where in its
-	// period each one is when the simulation starts depends on when the
-	// kubelet started and on how long each relist took, so each phase is
-	// drawn from the seed: the PLEG relist (sliding), the sync loop's 1 s
-	// tick, housekeeping (2 s) and container GC (60 s).
-	n.at(n.start.Add(n.phase(cfg.Kubelet.relistPeriod())), n.relist)
-	n.at(n.start.Add(n.phase(time.Second)), n.tick)
-	n.at(n.start.Add(n.phase(2*time.Second)), n.housekeeping)
-	n.at(n.start.Add(n.phase(time.Minute)), n.containerGC)
+	if cfg.Observe == nil {
+		tl.Entries = make([]Entry, 0, total)
+		for _, n := range nodes {
+			tl.Entries = append(tl.Entries, n.tl.Entries...)
+		}
+		sort.SliceStable(tl.Entries, func(i, j int) bool { return tl.Entries[i].At < tl.Entries[j].At })
+	}
+	return tl, nil
+}
+
+// run simulates the node's one pod to the end.
+func (n *node) run() {
+	p := n.pod
+	n.at(n.start.Add(p.in.At.D()), p.add)
+	for _, a := range p.in.Actions {
+		a := a
+		n.at(n.start.Add(a.At.D()), func() { p.act(a) })
+	}
+	n.at(n.clocks.gc, n.containerGC)
 	for len(n.q) > 0 {
 		e := heap.Pop(&n.q).(*event)
 		if e.at.After(n.end) {
@@ -333,22 +406,35 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		}
 		n.now = e.at
 		e.fn()
-		if n.allDone() {
+		if p.forgotten && (p.static || p.apiGone) {
 			break
 		}
 	}
-	n.tl.End = n.now.Sub(n.start)
-	sort.SliceStable(n.tl.Entries, func(i, j int) bool { return n.tl.Entries[i].At < n.tl.Entries[j].At })
-	return n.tl, nil
+	n.flush()
+	n.q = nil
+}
+
+// clocks are the phases of the kubelet's periodic loops.
+type clocks struct {
+	relist      time.Time     // a relist starts then, and every relistEvery
+	relistEvery time.Duration // period plus the relist's own duration
+	tick        time.Time     // a sync-loop tick, every second
+	housekeep   time.Time     // housekeeping, every 2 s
+	gc          time.Time     // container GC, every minute
+}
+
+// nextAfter is the first time strictly after t of a loop that runs at
+// base + k·every.
+func nextAfter(base time.Time, every time.Duration, t time.Time) time.Time {
+	if t.Before(base) {
+		return base
+	}
+	k := t.Sub(base)/every + 1
+	return base.Add(k * every)
 }
 
 func (p *podSim) delaysCheck() {
 	p.in.Script.Runtime = p.in.Script.Runtime.orDefault()
-}
-
-// phase draws the offset of a periodic loop's next run from the start.
-func (n *node) phase(period time.Duration) time.Duration {
-	return time.Duration(n.rng.Float64() * float64(period))
 }
 
 func (n *node) at(t time.Time, fn func()) {
@@ -364,19 +450,23 @@ func (n *node) jitter(d time.Duration) time.Duration {
 	return d + time.Duration(n.rng.Float64()*0.5*float64(d))
 }
 
-// allDone: every pod has been removed, and its worker forgotten.
-func (n *node) allDone() bool {
-	for _, p := range n.pods {
-		if !p.forgotten || (!p.static && !p.apiGone) {
-			return false
-		}
-	}
-	return true
-}
-
+// log records an entry; the caller may fill in its details until the next
+// call of log.
 func (n *node) log(p *podSim, kind EntryKind, at time.Time, msg string) *Entry {
+	n.flush()
 	n.tl.Entries = append(n.tl.Entries, Entry{At: at.Sub(n.start), Pod: p.pod.Name, Kind: kind, Message: msg})
 	return &n.tl.Entries[len(n.tl.Entries)-1]
+}
+
+// flush hands the recorded entries to Config.Observe, if set.
+func (n *node) flush() {
+	if n.cfg.Observe == nil {
+		return
+	}
+	for _, e := range n.tl.Entries {
+		n.cfg.Observe(e)
+	}
+	n.tl.Entries = n.tl.Entries[:0]
 }
 
 // ---- the outside ----
@@ -447,6 +537,7 @@ func (p *podSim) act(a Action) {
 		for i := range p.rt.sandboxes {
 			p.rt.sandboxes[i].Ready = false
 		}
+		p.markDirty()
 	case a.AddEphemeral != nil:
 		pod := p.pod.DeepCopy()
 		pod.Spec.EphemeralContainers = append(pod.Spec.EphemeralContainers, *a.AddEphemeral.DeepCopy())
@@ -462,6 +553,7 @@ func (p *podSim) remove() {
 		return
 	}
 	p.removed = true
+	p.scheduleHousekeeping()
 	if !p.static {
 		p.gone()
 	}
@@ -502,13 +594,21 @@ func (p *podSim) update(u termination.Update) {
 	p.tryRun()
 }
 
-// fresh is the pod worker's wait for a cache newer than its last sync.
+// fresh is the pod worker's wait for a cache newer than its last sync: a
+// relist of the pod after the sync ended (the on-demand one, or a global
+// relist that started after it). When it is not fresh yet, the next global
+// relist wakes the worker.
 func (p *podSim) fresh() bool {
-	t := p.cacheTime
-	if p.n.globalCache.After(t) {
-		t = p.n.globalCache
+	if p.lastSyncEnd.IsZero() || p.cacheTime.After(p.lastSyncEnd) {
+		return true
 	}
-	return t.After(p.lastSyncEnd)
+	n := p.n
+	next := nextAfter(n.clocks.relist, n.clocks.relistEvery, p.lastSyncEnd)
+	if !next.After(n.now) {
+		return true
+	}
+	p.scheduleRelist(next)
+	return false
 }
 
 func (p *podSim) tryRun() {
@@ -610,7 +710,7 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	case RequeueNow:
 		p.pending = true
 	case RequeueSuccess:
-		p.workDue = n.now.Add(n.jitter(n.cfg.Kubelet.syncFrequency()))
+		p.setWorkDue(n.now.Add(n.jitter(n.cfg.Kubelet.syncFrequency())))
 	case RequeueBackOff:
 		d := out.BackOffUntil.Sub(n.now)
 		if d < 0 {
@@ -619,13 +719,13 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 		if sf := n.cfg.Kubelet.syncFrequency(); d > sf {
 			d = sf
 		}
-		p.workDue = n.now.Add(n.jitter(d))
+		p.setWorkDue(n.now.Add(n.jitter(d)))
 	case RequeueError:
 		d := 10 * time.Second
 		if sf := n.cfg.Kubelet.syncFrequency(); d > sf {
 			d = sf
 		}
-		p.workDue = n.now.Add(n.jitter(d))
+		p.setWorkDue(n.now.Add(n.jitter(d)))
 	case RequeueNever:
 		p.finished = true
 		p.workDue = time.Time{}
@@ -652,13 +752,14 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 func (p *podSim) apply(c Call, start time.Time) {
 	n := p.n
 	done := start.Add(c.Done)
+	p.markDirty()
 	switch c.Method {
 	case "RunPodSandbox":
 		sb := runtimestate.Sandbox{ID: c.ID, Ready: true, Attempt: c.Attempt, CreatedAt: done}
 		if p.pod.Spec.HostNetwork {
 			sb.NetworkMode = runtimestate.NamespaceNode
 		} else {
-			sb.IP = fmt.Sprintf("10.88.%d.%d", len(p.n.pods)%250, (int(c.Attempt)+p.index()*7)%250+2)
+			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
 	case "CreateContainer":
@@ -718,16 +819,8 @@ func (p *podSim) apply(c Call, start time.Time) {
 	}
 }
 
-func (p *podSim) index() int {
-	for i, q := range p.n.pods {
-		if q == p {
-			return i
-		}
-	}
-	return 0
-}
-
 func (p *podSim) exit(in *instance, code int32, at time.Time) {
+	p.markDirty()
 	in.gen++
 	if in.c.State == runtimestate.Created {
 		in.c.StartedAt = time.Time{}
@@ -751,19 +844,33 @@ func plegState(c runtimestate.Container) string {
 	return "unknown"
 }
 
-func (n *node) relist() {
-	start := n.now
-	for _, p := range n.pods {
-		if p.known {
-			p.relistAt(start)
+// markDirty notes a change of the runtime; the next global relist of the
+// pod will see it.
+func (p *podSim) markDirty() {
+	if p.dirty {
+		return
+	}
+	p.dirty = true
+	n := p.n
+	p.scheduleRelist(nextAfter(n.clocks.relist, n.clocks.relistEvery, n.now))
+}
+
+// scheduleRelist makes the global relist at t visit the pod: relist it if
+// its runtime changed, then let its worker run. Relists that would find
+// nothing new for a pod with nothing waiting are not simulated.
+func (p *podSim) scheduleRelist(t time.Time) {
+	if p.relists[t] {
+		return
+	}
+	p.relists[t] = true
+	p.n.at(t, func() {
+		delete(p.relists, t)
+		if p.dirty || !p.seen {
+			p.dirty = false
+			p.relistAt(t)
 		}
-	}
-	n.globalCache = start
-	for _, p := range n.pods {
 		p.tryRun()
-	}
-	end := start.Add(n.delays.Relist.D())
-	n.at(end.Add(n.cfg.Kubelet.relistPeriod()), n.relist)
+	})
 }
 
 // relistPod is the on-demand relist of one pod right after a sync that
@@ -874,57 +981,90 @@ func (p *podSim) pruneDead(name string, t time.Time) {
 			e := p.n.log(p, KindCRI, t, c.String()+" (container clean-up)")
 			e.Call = &c
 			p.rt.remove(in.c.ID, false)
+			p.markDirty()
 		}
 	}
 }
 
 // ---- the sync loop tick ----
 
-func (n *node) tick() {
-	for _, p := range n.pods {
-		if p.finished || !p.known {
-			continue
+// setWorkDue enqueues the pod in the work queue; the first sync-loop tick
+// strictly after due syncs it, unless it was enqueued again meanwhile.
+func (p *podSim) setWorkDue(due time.Time) {
+	p.workDue = due
+	n := p.n
+	t := nextAfter(n.clocks.tick, time.Second, due)
+	n.at(t, func() {
+		if p.finished || !p.workDue.Equal(due) {
+			return
 		}
-		due := !p.workDue.IsZero() && p.workDue.Before(n.now)
-		if !due && p.mem.Status != nil && p.mem.Worker != nil && p.mem.Worker.WorkType() == termination.SyncPod &&
-			phase.PastActiveDeadline(p.pod, p.mem.Status, n.now) {
-			due = true
+		p.workDue = time.Time{}
+		p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
+	})
+}
+
+// checkDeadline arranges for the first tick at or after the pod's active
+// deadline to sync it (active_deadline.go).
+func (p *podSim) checkDeadline() {
+	ads := p.pod.Spec.ActiveDeadlineSeconds
+	if ads == nil || p.mem.Status == nil || p.mem.Status.StartTime == nil {
+		return
+	}
+	deadline := p.mem.Status.StartTime.Add(time.Duration(*ads) * time.Second)
+	if p.deadline.Equal(deadline) {
+		return
+	}
+	p.deadline = deadline
+	n := p.n
+	t := nextAfter(n.clocks.tick, time.Second, deadline.Add(-time.Nanosecond))
+	n.at(t, func() {
+		if p.finished || p.mem.Worker == nil || p.mem.Worker.WorkType() != termination.SyncPod {
+			return
 		}
-		if due {
-			p.workDue = time.Time{}
+		if phase.PastActiveDeadline(p.pod, p.mem.Status, n.now) {
 			p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
 		}
-	}
-	n.at(n.now.Add(time.Second), n.tick)
+	})
 }
 
 // ---- housekeeping ----
 
 // housekeeping is HandlePodCleanups every 2 s: a worker whose pod is no
 // longer in the kubelet's configuration is marked deleted (SyncKnownPods,
-// removeTerminatedWorker), and forgotten once finished.
-func (n *node) housekeeping() {
-	for _, p := range n.pods {
-		if !p.removed || p.mem.Worker == nil {
-			continue
-		}
-		w := *p.mem.Worker
-		w.Deleted = true
-		if w.Finished {
-			p.mem.Worker = nil
-			p.forgotten = true
-			continue
-		}
-		p.mem.Worker = &w
+// removeTerminatedWorker), and forgotten once finished. It is simulated
+// only for a removed pod, the only one it changes.
+func (p *podSim) scheduleHousekeeping() {
+	if p.housekeeping {
+		return
 	}
-	n.at(n.now.Add(2*time.Second), n.housekeeping)
+	p.housekeeping = true
+	n := p.n
+	n.at(nextAfter(n.clocks.housekeep, 2*time.Second, n.now), p.housekeep)
+}
+
+func (p *podSim) housekeep() {
+	n := p.n
+	if p.mem.Worker == nil {
+		p.housekeeping = false
+		return
+	}
+	w := *p.mem.Worker
+	w.Deleted = true
+	if w.Finished {
+		p.mem.Worker = nil
+		p.forgotten = true
+		p.housekeeping = false
+		return
+	}
+	p.mem.Worker = &w
+	n.at(n.now.Add(2*time.Second), p.housekeep)
 }
 
 // containerGC is the container garbage collector, every minute
 // (kuberuntime_gc.go): exited instances beyond one per container name, and
 // every exited instance of a pod whose content may be removed.
 func (n *node) containerGC() {
-	for _, p := range n.pods {
+	for _, p := range []*podSim{n.pod} {
 		if !p.known {
 			continue
 		}
@@ -963,6 +1103,7 @@ func (p *podSim) stored(st v1.PodStatus, by string, gen int64) {
 	}
 	p.show(st, by, gen)
 	p.writeAPI()
+	p.checkDeadline()
 }
 
 // show logs a status as kubectl would show it.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,8 +114,8 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 }
 
 // TestProperties checks, on random pods, scripts and actions:
-//   - the simulation never panics and the same seed gives the same
-//     timeline;
+//   - the simulation never panics; the same seed gives the same timeline,
+//     whatever the parallelism; Observe receives the same entries;
 //   - every status a sync function generates is one a kubelet v1.37.2
 //     writes: podstatus.Check finds nothing wrong with it (the status
 //     manager's patches after probe results and TerminatePod's version are
@@ -142,6 +143,34 @@ func TestProperties(t *testing.T) {
 		again, _ := Simulate(cfg, pods)
 		if !reflect.DeepEqual(tl, again) {
 			t.Fatalf("same seed, different timelines")
+		}
+		one := cfg
+		one.Parallelism = 1
+		if serial, _ := Simulate(one, pods); !reflect.DeepEqual(tl, serial) {
+			t.Fatalf("Parallelism 1 gives another timeline")
+		}
+		// Observe receives the same entries, each pod's in time order.
+		var mu sync.Mutex
+		perPod := map[string][]Entry{}
+		obs := cfg
+		obs.Observe = func(e Entry) {
+			mu.Lock()
+			perPod[e.Pod] = append(perPod[e.Pod], e)
+			mu.Unlock()
+		}
+		if streamed, _ := Simulate(obs, pods); len(streamed.Entries) != 0 || streamed.Syncs != tl.Syncs {
+			t.Fatalf("with Observe: %d entries kept, %d syncs (want 0, %d)", len(streamed.Entries), streamed.Syncs, tl.Syncs)
+		}
+		for pod, got := range perPod {
+			var want []Entry
+			for _, e := range tl.Entries {
+				if e.Pod == pod {
+					want = append(want, e)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Observe: the entries of %s differ from the timeline's", pod)
+			}
 		}
 		for _, in := range pods {
 			checkPod(t, tl, in, span)
