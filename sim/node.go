@@ -1117,10 +1117,13 @@ func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
 
 // fillStatus attaches st, as kubectl shows it, to an entry.
 func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
-	view := p.pod.DeepCopy()
-	view.Status = *st.DeepCopy()
+	// kubectlstatus reads the pod; a shallow copy with the status is
+	// enough. Stored statuses are never changed in place, so the entry
+	// shares st.
+	view := *p.pod
+	view.Status = st
 	ready, total, restarts := readyCount(p.pod, st)
-	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(view), Restarts: restarts, Status: *st.DeepCopy(), Generation: p.pod.Generation}
+	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(&view), Restarts: restarts, Status: st, Generation: p.pod.Generation}
 }
 
 // readyCount is kubectl's READY (ready and total containers, native
@@ -1167,9 +1170,10 @@ func (p *podSim) writeAPI() {
 	}
 	p.api = st
 	// The kubelet's pod manager sees the written status through its watch.
-	pod := p.pod.DeepCopy()
-	pod.Status = *st.DeepCopy()
-	p.pod = pod
+	// (The spec and metadata are never changed in place, only replaced.)
+	pod := *p.pod
+	pod.Status = *st
+	p.pod = &pod
 	e := n.log(p, KindAPI, n.now, fmt.Sprintf("status written: phase %s", st.Phase))
 	p.fillStatus(e, *st)
 	p.maybeDelete()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
@@ -180,6 +181,21 @@ func TestProperties(t *testing.T) {
 
 func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	name := in.Pod.Name
+	// statusEqual agrees with equality.Semantic on consecutive statuses.
+	var prev *v1.PodStatus
+	for _, e := range tl.Entries {
+		if e.Pod != name || e.Status == nil {
+			continue
+		}
+		st := &e.Status.Status
+		if prev != nil && statusEqual(prev, st) != equality.Semantic.DeepEqual(*prev, *st) {
+			t.Fatalf("statusEqual says %v, equality.Semantic %v:\n%+v\n%+v", statusEqual(prev, st), !statusEqual(prev, st), *prev, *st)
+		}
+		if !statusEqual(st, st.DeepCopy()) {
+			t.Fatalf("statusEqual: a status differs from its copy: %+v", *st)
+		}
+		prev = st
+	}
 	restarts := map[string]int32{}
 	stopped := map[string]time.Duration{}
 	for _, e := range tl.Entries {
@@ -295,4 +311,24 @@ func condKey(conds []v1.PodCondition) string {
 		fmt.Fprintf(&b, "%s=%s ", c.Type, c.Status)
 	}
 	return b.String()
+}
+
+// TestStatusEqualFields fails when k8s.io/api gains a field statusEqual
+// does not know: the list below is the fields it compares.
+func TestStatusEqualFields(t *testing.T) {
+	want := map[reflect.Type]string{
+		reflect.TypeOf(v1.PodStatus{}): "ObservedGeneration Phase Conditions Message Reason NominatedNodeName HostIP HostIPs PodIP PodIPs StartTime InitContainerStatuses ContainerStatuses QOSClass EphemeralContainerStatuses Resize ResourceClaimStatuses ExtendedResourceClaimStatus AllocatedResources Resources NodeAllocatableResourceClaimStatuses VolumeHealth",
+		reflect.TypeOf(v1.ContainerStatus{}): "Name State LastTerminationState Ready RestartCount Image ImageID ContainerID Started AllocatedResources Resources VolumeMounts User AllocatedResourcesStatus StopSignal",
+		reflect.TypeOf(v1.PodCondition{}): "Type ObservedGeneration Status LastProbeTime LastTransitionTime Reason Message",
+		reflect.TypeOf(v1.ContainerStateTerminated{}): "ExitCode Signal Reason Message StartedAt FinishedAt ContainerID",
+	}
+	for typ, fields := range want {
+		var got []string
+		for i := 0; i < typ.NumField(); i++ {
+			got = append(got, typ.Field(i).Name)
+		}
+		if strings.Join(got, " ") != fields {
+			t.Errorf("%s has fields\n  %s\nstatusEqual knows\n  %s", typ, strings.Join(got, " "), fields)
+		}
+	}
 }
