@@ -100,3 +100,49 @@ func BenchmarkNode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNodeMemory reports the peak live heap while 1,000 mixed pods
+// are simulated for 10 minutes and for an hour (entries streamed through
+// Observe, so only the simulation's own state lives): the figure per pod
+// should not grow with the length of the run. The heap is sampled every
+// millisecond after a forced collection, so it is an estimate.
+//
+//	go test ./sim -run '^$' -bench NodeMemory -benchtime 1x
+func BenchmarkNodeMemory(b *testing.B) {
+	pods := mixedPods(1000)
+	for _, length := range []time.Duration{10 * time.Minute, time.Hour} {
+		b.Run(fmt.Sprintf("for=%s", length), func(b *testing.B) {
+			cfg := Config{Seed: 1, For: Duration(length), Parallelism: 1, Observe: func(Entry) {}}
+			runtime.GC()
+			var base runtime.MemStats
+			runtime.ReadMemStats(&base)
+			var peak atomic.Uint64
+			stop := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				var ms runtime.MemStats
+				for {
+					select {
+					case <-stop:
+						return
+					case <-time.After(time.Millisecond):
+					}
+					runtime.ReadMemStats(&ms)
+					if ms.HeapInuse > peak.Load() {
+						peak.Store(ms.HeapInuse)
+					}
+				}
+			}()
+			for i := 0; i < b.N; i++ {
+				if _, err := Simulate(cfg, pods); err != nil {
+					b.Fatal(err)
+				}
+			}
+			close(stop)
+			<-done
+			grown := int64(peak.Load()) - int64(base.HeapInuse)
+			b.ReportMetric(float64(grown)/1000, "peak-heap-B/pod")
+		})
+	}
+}

@@ -70,9 +70,8 @@ func (m Memory) clone() Memory {
 	for k, v := range m.Probes {
 		out.Probes[k] = v
 	}
-	if m.Status != nil {
-		out.Status = m.Status.DeepCopy()
-	}
+	// Stored statuses are never changed in place (see storeStatus).
+	out.Status = m.Status
 	out.Actuated.Containers = make(map[string]v1.ResourceRequirements, len(m.Actuated.Containers))
 	for k, v := range m.Actuated.Containers {
 		out.Actuated.Containers[k] = *v.DeepCopy()
@@ -353,14 +352,17 @@ func (s *syncer) store(st v1.PodStatus, by string) {
 	}
 	m.Status = &st
 	m.Version++
-	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: *st.DeepCopy(), By: by})
+	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: st, By: by})
 }
 
 // storeStatus applies what the status manager's updateStatusInternal does
 // to a status before storing it: the start time, kept once set, condition
 // transition times, and times cut to whole seconds.
+//
+// It changes st's nested values in place: callers pass a status they own
+// (a fresh one). A stored status is never changed afterwards, so stored
+// statuses, Memory.Status and the timeline share them.
 func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time) v1.PodStatus {
-	st = *st.DeepCopy()
 	switch {
 	case prev != nil && prev.StartTime != nil:
 		t := *prev.StartTime
