@@ -317,9 +317,9 @@ func condKey(conds []v1.PodCondition) string {
 // does not know: the list below is the fields it compares.
 func TestStatusEqualFields(t *testing.T) {
 	want := map[reflect.Type]string{
-		reflect.TypeOf(v1.PodStatus{}): "ObservedGeneration Phase Conditions Message Reason NominatedNodeName HostIP HostIPs PodIP PodIPs StartTime InitContainerStatuses ContainerStatuses QOSClass EphemeralContainerStatuses Resize ResourceClaimStatuses ExtendedResourceClaimStatus AllocatedResources Resources NodeAllocatableResourceClaimStatuses VolumeHealth",
-		reflect.TypeOf(v1.ContainerStatus{}): "Name State LastTerminationState Ready RestartCount Image ImageID ContainerID Started AllocatedResources Resources VolumeMounts User AllocatedResourcesStatus StopSignal",
-		reflect.TypeOf(v1.PodCondition{}): "Type ObservedGeneration Status LastProbeTime LastTransitionTime Reason Message",
+		reflect.TypeOf(v1.PodStatus{}):                "ObservedGeneration Phase Conditions Message Reason NominatedNodeName HostIP HostIPs PodIP PodIPs StartTime InitContainerStatuses ContainerStatuses QOSClass EphemeralContainerStatuses Resize ResourceClaimStatuses ExtendedResourceClaimStatus AllocatedResources Resources NodeAllocatableResourceClaimStatuses VolumeHealth",
+		reflect.TypeOf(v1.ContainerStatus{}):          "Name State LastTerminationState Ready RestartCount Image ImageID ContainerID Started AllocatedResources Resources VolumeMounts User AllocatedResourcesStatus StopSignal",
+		reflect.TypeOf(v1.PodCondition{}):             "Type ObservedGeneration Status LastProbeTime LastTransitionTime Reason Message",
 		reflect.TypeOf(v1.ContainerStateTerminated{}): "ExitCode Signal Reason Message StartedAt FinishedAt ContainerID",
 	}
 	for typ, fields := range want {
