@@ -43,6 +43,9 @@
 //	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
 //	Would the API server accept this pod?                  validation.Pod
 //	Random pods and states for my own property tests?      podgen
+//	A pod's whole life over time (restarts, probes,        sim.Simulate
+//	  deletion), as `kubectl get pod -w` shows it?
+//	One kubelet sync, with what it remembers?              sim.Sync
 //
 // Every decision function says in its doc comment which kubelet function it
 // mirrors; the differential suite (module differential/) compares each with
