@@ -20,6 +20,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/validation"
 )
 
 // DefaultStart is the virtual wall-clock time a simulation starts at when
@@ -57,7 +58,8 @@ type Config struct {
 // PodInput is one pod of a simulation, with what happens to it.
 type PodInput struct {
 	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
-	// missing UID is derived from the name. A pod whose
+	// missing UID is derived from the name; a pod the API server would
+	// reject (validation.Pod) is an error. A pod whose
 	// kubernetes.io/config.source annotation is not "api" is a static pod:
 	// it has no API object.
 	Pod *v1.Pod `json:"pod"`
@@ -334,6 +336,17 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		}
 		if p.pod.UID == "" {
 			p.pod.UID = types.UID(fmt.Sprintf("uid-%s-%s", p.pod.Namespace, p.pod.Name))
+		}
+		if err := validation.Pod(p.pod); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: the API server would reject it: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		for _, a := range in.Actions {
+			if a.At < 0 {
+				return nil, fmt.Errorf("sim: pod %s/%s: action %q at a negative time %s", p.pod.Namespace, p.pod.Name, a, a.At)
+			}
+		}
+		if err := in.Script.validate(); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
 		key := p.pod.Namespace + "/" + p.pod.Name
 		if names[key] {

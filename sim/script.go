@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/kubeletlogic/kubeletlogic/probe"
@@ -168,4 +169,44 @@ func (d RuntimeDelays) orDefault() RuntimeDelays {
 	set(&d.RemoveContainer, def.RemoveContainer)
 	set(&d.Relist, def.Relist)
 	return d
+}
+
+// validate reports durations no process can have: negative ones.
+func (s Script) validate() error {
+	names := make([]string, 0, len(s.Containers))
+	for name := range s.Containers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for i, r := range s.Containers[name].Runs {
+			for _, d := range []struct {
+				field string
+				v     Duration
+			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}} {
+				if d.v < 0 {
+					return fmt.Errorf("script: containers.%s.runs[%d].%s: negative duration %s", name, i, d.field, d.v)
+				}
+			}
+			for _, l := range []struct {
+				field string
+				steps []ProbeStep
+			}{{"liveness", r.Liveness}, {"readiness", r.Readiness}, {"startup", r.Startup}} {
+				for j, st := range l.steps {
+					if st.At < 0 {
+						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].at: negative duration %s", name, i, l.field, j, st.At)
+					}
+					if st.Result != probe.Success && st.Result != probe.Failure {
+						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].result: %q is not %q or %q", name, i, l.field, j, st.Result, probe.Success, probe.Failure)
+					}
+				}
+			}
+		}
+	}
+	for _, d := range []Duration{s.Runtime.RunPodSandbox, s.Runtime.CreateContainer, s.Runtime.StartContainer, s.Runtime.StopPodSandbox, s.Runtime.RemoveContainer, s.Runtime.Relist} {
+		if d < 0 {
+			return fmt.Errorf("script: runtime: negative delay %s", d)
+		}
+	}
+	return nil
 }
