@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -182,5 +183,28 @@ func TestSyncNilPod(t *testing.T) {
 	out := Sync(SyncInput{})
 	if out.Requeue != RequeueNever || len(out.Calls) != 0 {
 		t.Errorf("nil pod: %+v", out)
+	}
+}
+
+func TestTimelineJSON(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1"}}})
+	tl, err := Simulate(Config{Seed: 3, For: Duration(30 * time.Second)}, []PodInput{{Pod: pod,
+		Script: Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{ExitAfter: Duration(2 * time.Second), ExitCode: 1}}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"at":"289ms"`) {
+		t.Errorf("times are not written as duration text: %.300s", b)
+	}
+	var back Timeline
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Watch() != tl.Watch() || back.Calls() != tl.Calls() || len(back.Entries) != len(tl.Entries) {
+		t.Errorf("the timeline does not survive JSON:\n%s\n%s", back.Watch(), tl.Watch())
 	}
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -136,4 +137,54 @@ func (t *Timeline) First(pod string, match func(Entry) bool) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
+}
+
+// MarshalJSON writes the entry with its time as duration text ("1m0.5s").
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry
+	return json.Marshal(struct {
+		At Duration `json:"at"`
+		plain
+	}{Duration(e.At), plain(e)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	type plain Entry
+	var v struct {
+		At Duration `json:"at"`
+		plain
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = Entry(v.plain)
+	e.At = v.At.D()
+	return nil
+}
+
+// MarshalJSON writes the call with its times as duration text.
+func (c Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	return json.Marshal(struct {
+		At   Duration `json:"at"`
+		Done Duration `json:"done"`
+		plain
+	}{Duration(c.At), Duration(c.Done), plain(c)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Call) UnmarshalJSON(b []byte) error {
+	type plain Call
+	var v struct {
+		At   Duration `json:"at"`
+		Done Duration `json:"done"`
+		plain
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*c = Call(v.plain)
+	c.At, c.Done = v.At.D(), v.Done.D()
+	return nil
 }
