@@ -76,7 +76,9 @@
 //     after RunPodSandbox; a terminal phase reaches the API only once the
 //     worker knows no container can run; TerminatePod stores the final
 //     version; the API object is deleted (grace 0) when canBeDeleted, and
-//     stays while finalizers hold it.
+//     stays while finalizers hold it; the full sweep every 10 s deletes a
+//     pod deleted after the kubelet had finished with it (syncBatch,
+//     needsUpdate).
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor

@@ -319,6 +319,7 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		tick:        start.Add(ph(time.Second)),
 		housekeep:   start.Add(ph(2 * time.Second)),
 		gc:          start.Add(ph(time.Minute)),
+		statusSync:  start.Add(ph(10 * time.Second)),
 	}
 	names := map[string]bool{}
 	nodes := make([]*node, len(pods))
@@ -434,6 +435,7 @@ type clocks struct {
 	tick        time.Time     // a sync-loop tick, every second
 	housekeep   time.Time     // housekeeping, every 2 s
 	gc          time.Time     // container GC, every minute
+	statusSync  time.Time     // the status manager's full sweep, every 10 s
 }
 
 // nextAfter is the first time strictly after t of a loop that runs at
@@ -531,6 +533,10 @@ func (p *podSim) act(a Action) {
 		pod.Generation++
 		p.pod = pod
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
+		// The status manager's full sweep (every 10 s) deletes a pod the
+		// kubelet had already finished with (status_manager.go syncBatch,
+		// needsUpdate).
+		n.at(nextAfter(n.clocks.statusSync, 10*time.Second, n.now), p.maybeDelete)
 	case a.Remove:
 		p.remove()
 	case a.RemoveFinalizers:
