@@ -181,6 +181,10 @@ type ProbeEntry struct {
 	ID        string       `json:"id"`
 	Probe     string       `json:"probe"`
 	Result    probe.Result `json:"result"`
+	// Initial is true for the result the worker sets when it first sees a
+	// container instance (readiness Failure, liveness Success, startup
+	// Unknown), before any probe ran.
+	Initial bool `json:"initial,omitempty"`
 }
 
 // Timeline is what happened on the simulated node.

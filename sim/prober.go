@@ -28,6 +28,9 @@ type prober struct {
 	lastRes   probe.Result
 	resultRun int
 	onHold    bool
+	// seeding: the result being set is the initial one for a new
+	// container ID, not a probe's.
+	seeding bool
 }
 
 // addProbes is the probe manager's AddPod: one worker per probe of every
@@ -174,7 +177,9 @@ func (w *prober) doProbe() bool {
 			p.setResult(w, w.lastID, probe.NoResult)
 		}
 		w.lastID = id
+		w.seeding = true
 		p.setResult(w, id, w.initial())
+		w.seeding = false
 		w.onHold = false
 	}
 	if w.onHold {
@@ -263,8 +268,12 @@ func (p *podSim) setResult(w *prober, id string, r probe.Result) {
 		return
 	}
 	n := p.n
-	e := n.log(p, KindProbe, n.now, fmt.Sprintf("%s probe of %s: %s", w.kind, w.container.Name, r))
-	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r}
+	msg := fmt.Sprintf("%s probe of %s: %s", w.kind, w.container.Name, r)
+	if w.seeding {
+		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
+	}
+	e := n.log(p, KindProbe, n.now, msg)
+	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":
 		if r != probe.Failure {
