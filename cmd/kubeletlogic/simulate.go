@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -324,6 +325,8 @@ func podName(p *v1.Pod) string {
 func actionWords(a sim.Action, pod *v1.Pod) string {
 	at := "at " + a.At.String()
 	switch {
+	case (a.Delete != nil || a.Remove) && phase.IsStaticPod(pod):
+		return "static pod: its manifest removed " + at
 	case a.Delete != nil:
 		g := *a.Delete
 		if g < 0 {
@@ -373,10 +376,22 @@ func endWords(tl *sim.Timeline, pod *v1.Pod, limit time.Duration) string {
 		return fmt.Sprintf("%s: API object deleted at %s (last %s)", pod.Name, fmtSecs(deleted.At), ph)
 	case held != nil:
 		return fmt.Sprintf("%s: the kubelet deleted the API object at %s, and its finalizers hold it (last %s)", pod.Name, fmtSecs(held.At), ph)
+	case phase.IsStaticPod(pod) && removedAt(tl, pod.Name) >= 0 && st != nil:
+		return fmt.Sprintf("%s: static pod, its manifest removed at %s; the kubelet's last status at %s (%s: a static pod keeps its phase)", pod.Name, fmtSecs(removedAt(tl, pod.Name)), fmtSecs(at), ph)
 	case st != nil && (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed):
 		return fmt.Sprintf("%s: %s written at %s; the object stays until something deletes it (a controller, or --delete-at)", pod.Name, ph, fmtSecs(at))
 	}
 	return fmt.Sprintf("%s: %s when the simulation stopped at %s (--for)", pod.Name, ph, limit)
+}
+
+// removedAt is when the pod was deleted or removed, or -1.
+func removedAt(tl *sim.Timeline, pod string) time.Duration {
+	for _, e := range tl.Entries {
+		if e.Pod == pod && e.Kind == sim.KindAction && (strings.HasPrefix(e.Message, "delete") || strings.HasPrefix(e.Message, "remove")) && !strings.HasPrefix(e.Message, "remove finalizers") {
+			return e.At
+		}
+	}
+	return -1
 }
 
 // fmtSecs prints a time of the simulation as the watch view does.

@@ -75,6 +75,8 @@ func TestGoldenSimulate(t *testing.T) {
 		tc{"simulate-restartall-42-gate-off.txt", []string{"simulate", "-f", ex + "restartall-42.yaml", "--script", scripts + "restartall-42.yaml", "--gate", "RestartAllContainersOnContainerExits=false"}},
 		tc{"simulate-crashloop-events.txt", []string{"simulate", "-f", ex + "crashloop.yaml", "--script", scripts + "crashloop.yaml", "--for", "25s", "--events"}},
 		tc{"simulate-crashloop-seed-7.txt", []string{"simulate", "-f", ex + "crashloop.yaml", "--script", scripts + "crashloop.yaml", "--for", "5m", "--seed", "7"}},
+		tc{"simulate-two-pods-one-static.txt", []string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m"}},
+		tc{"timeline-two-pods-one-static.svg", []string{"timeline", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m"}},
 		tc{"timeline-delete-prestop-sidecar.html", []string{"timeline", "-o", "html", "-f", ex + "delete-prestop-sidecar.yaml", "--script", scripts + "delete-prestop-sidecar.yaml"}},
 	)
 	for _, c := range cases {
@@ -557,4 +559,26 @@ func TestREADMESimulate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSimulate: no script makes simulate or timeline panic, and each ends
+// with exit 0 or 1 (bad input).
+func FuzzSimulate(f *testing.F) {
+	paths, _ := filepath.Glob(scripts + "*.yaml")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"containers": {"report": {"runs": [{"exitAfter": 0.001, "exitCode": 3}]}}, "actions": [{"at": 1, "killSandbox": true}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, cmd := range []string{"simulate", "timeline"} {
+			_, _, code := runCmd([]string{cmd, "-f", ex + "sidecar-job.yaml", "--script", "-", "--for", "2m"}, string(data))
+			if code != 0 && code != 1 {
+				t.Fatalf("%s: exit %d", cmd, code)
+			}
+		}
+	})
 }

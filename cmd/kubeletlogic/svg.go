@@ -12,8 +12,8 @@ import (
 
 // The picture's geometry, in SVG pixels.
 const (
-	svgWidth   = 1400
-	plotX0     = 230 // the time axis starts here; container names go left of it
+	svgWidth   = 1200
+	plotX0     = 205 // the time axis starts here; container names go left of it
 	plotX1     = svgWidth - 40
 	fontFamily = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 	barH       = 22
@@ -59,6 +59,11 @@ var markColours = map[string]string{
 type svgWriter struct {
 	b   strings.Builder
 	end time.Duration
+	// late holds the lanes' mark labels, written after the pod's event
+	// lines so that their white boxes hide the lines behind them.
+	late strings.Builder
+	// out is where printf writes: b, or late.
+	out *strings.Builder
 }
 
 func (w *svgWriter) x(t time.Duration) float64 {
@@ -68,7 +73,12 @@ func (w *svgWriter) x(t time.Duration) float64 {
 	return plotX0 + float64(t)/float64(w.end)*(plotX1-plotX0)
 }
 
-func (w *svgWriter) printf(format string, args ...any) { fmt.Fprintf(&w.b, format, args...) }
+func (w *svgWriter) printf(format string, args ...any) {
+	if w.out == nil {
+		w.out = &w.b
+	}
+	fmt.Fprintf(w.out, format, args...)
+}
 
 // esc escapes text for XML.
 func esc(s string) string { return html.EscapeString(s) }
@@ -281,6 +291,8 @@ func drawPod(w *svgWriter, pp podPicture, y float64) float64 {
 		w.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" stroke-dasharray="5,3"/>`, x, top, x, bottom, markColours["event"])
 		w.printf("</g>\n")
 	}
+	w.b.WriteString(w.late.String())
+	w.late.Reset()
 	for _, p := range evLabels {
 		w.label(p, labelY(p.row), 11.5, markColours["event"], "bold")
 	}
@@ -424,6 +436,10 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 		}
 		w.printf("</g>\n")
 	}
+	w.printf("</g>\n")
+	// The labels go on top of everything (see svgWriter.late).
+	w.out = &w.late
+	w.printf(`<g class="labels" data-container="%s">`+"\n", esc(ln.Name))
 	for _, p := range labels {
 		weight := "bold"
 		if p.m.Class == "start" {
@@ -432,6 +448,7 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 		w.label(p, barY-4-float64(p.row)*markRowH, 11, markColours[p.m.Class], weight)
 	}
 	w.printf("</g>\n")
+	w.out = &w.b
 	return barY + barH + 10
 }
 
@@ -529,7 +546,7 @@ func drawAxis(w *svgWriter, top, y float64) float64 {
 		w.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#374151" stroke-width="1"/>`+"\n", x, y, x, y+5)
 		w.text(x, y+18, 11.5, "#374151", "middle", "", tickLabel(t))
 	}
-	w.text(16, y+18, 11.5, "#374151", "", "", "time since the pod was created")
+	w.text(16, y+18, 11.5, "#374151", "", "", "time after creation")
 	w.printf("</g>\n")
 	return y + 18
 }
@@ -541,7 +558,7 @@ func writeHTML(out io.Writer, pic *picture, s *simulation) {
 	fmt.Fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n", esc(pic.Title))
 	fmt.Fprintf(out, "<style>\nbody { font-family: %s; margin: 16px; color: #111827; }\n", fontFamily)
 	io.WriteString(out, "svg { max-width: 100%; height: auto; }\npre { font-family: \"DejaVu Sans Mono\", Menlo, Consolas, monospace; font-size: 12px; background: #f9fafb; border: 1px solid #e5e7eb; padding: 8px; overflow-x: auto; }\n")
-	io.WriteString(out, "h2 { font-size: 15px; margin-top: 20px; }\n@media print { body { margin: 0; } pre { white-space: pre-wrap; border: none; } }\n</style>\n</head>\n<body>\n")
+	io.WriteString(out, "h2 { font-size: 15px; margin-top: 20px; }\n@page { size: landscape; margin: 10mm; }\n@media print { body { margin: 0; } svg { width: 100%; } pre { white-space: pre-wrap; border: none; break-inside: avoid; } h2 { break-after: avoid; } }\n</style>\n</head>\n<body>\n")
 	writeSVGElement(out, body, h)
 	var hdr strings.Builder
 	writeSimHeader(&hdr, s)

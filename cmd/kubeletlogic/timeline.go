@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -167,14 +168,19 @@ func buildPicture(s *simulation) *picture {
 	for _, lp := range s.pods {
 		names = append(names, podName(lp.pod))
 	}
-	pic.Title = fmt.Sprintf("Pod %s on a simulated kubelet %s", strings.Join(names, ", "), kubeletVersion)
+	pic.Title = fmt.Sprintf("Pods %s on a simulated kubelet %s", strings.Join(names, ", "), kubeletVersion)
 	if len(s.pods) == 1 {
-		from := s.pods[0].from
-		if rest, ok := strings.CutPrefix(from, "Pod/"+s.pods[0].pod.Name+" in "); ok {
-			from = "from " + rest
-		}
-		pic.Title = fmt.Sprintf("Pod %s (%s) on a simulated kubelet %s", names[0], from, kubeletVersion)
+		pic.Title = fmt.Sprintf("Pod %s on a simulated kubelet %s", names[0], kubeletVersion)
 	}
+	var froms []string
+	for _, lp := range s.pods {
+		from := lp.from
+		if rest, ok := strings.CutPrefix(from, "Pod/"+lp.pod.Name+" in "); ok {
+			from = rest
+		}
+		froms = append(froms, from)
+	}
+	pic.Lines = append(pic.Lines, "from "+strings.Join(froms, "; "))
 	pic.Lines = append(pic.Lines, scriptWords(s))
 	if len(s.inputs) > 0 && len(s.inputs[0].Actions) > 0 {
 		var as []string
@@ -566,6 +572,8 @@ func preStopOf(pod *v1.Pod, script sim.Script, name string, k int) time.Duration
 // actionLabel is an action's short label on the picture.
 func actionLabel(a sim.Action, pod *v1.Pod) string {
 	switch {
+	case (a.Delete != nil || a.Remove) && phase.IsStaticPod(pod):
+		return "manifest removed (static pod)"
 	case a.Delete != nil:
 		g := *a.Delete
 		if g < 0 {
