@@ -52,6 +52,7 @@ var markColours = map[string]string{
 	"sigkill": "#dc2626",
 	"exit":    "#7f1d1d",
 	"reset":   "#6d28d9",
+	"probe":   "#be185d",
 	"event":   "#1f2937",
 }
 
@@ -140,8 +141,9 @@ func drawPicture(pic *picture) (string, float64) {
 	y = drawAxis(w, top, y)
 	y += 26
 	for _, l := range []string{
-		"▼ start, restart N: StartContainer · ● exit N: the process ended by itself · SIGTERM: StopContainer called, with its timeout · ✕ SIGKILL: that timeout ran out",
-		"bars: each container's state as the pod's status gives it; preStop and terminating from the CRI calls · dashed lines: what was done to the pod",
+		"▼ start, restart N: StartContainer · ● exit N: the process ended by itself · ▽ a liveness or startup probe failed",
+		"SIGTERM: StopContainer called, with its timeout · ✕ SIGKILL: that timeout ran out · dashed lines: what was done to the pod",
+		"bars: each container's state as the pod's status gives it; preStop and terminating from the CRI calls",
 	} {
 		w.text(16, y, 11.5, "#4b5563", "", "", l)
 		y += 16
@@ -189,7 +191,7 @@ type placed struct {
 // r has its mark's line rising through the rows below it: no label of
 // those rows may cross that line.
 func placeLabels(w *svgWriter, marks []mark, rows int, size float64) []placed {
-	prio := map[string]int{"sigkill": 0, "sigterm": 1, "exit": 2, "reset": 3, "event": 4, "start": 5}
+	prio := map[string]int{"sigkill": 0, "sigterm": 1, "exit": 2, "probe": 3, "reset": 4, "event": 5, "start": 6}
 	idx := make([]int, len(marks))
 	for i := range idx {
 		idx[i] = i
@@ -367,7 +369,7 @@ func (w *svgWriter) rect(class string, sp span, y, h float64, fill, stroke strin
 }
 
 func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
-	const rows = 2
+	const rows = 3
 	labels := placeLabels(w, ln.Marks, rows, 11)
 	used := 0
 	for _, p := range labels {
@@ -417,6 +419,8 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 			w.printf(`<path d="M%.1f %.1f l-4 -6 h8 z" fill="%s"/>`, x, barY, c)
 		case "reset":
 			w.printf(`<path d="M%.1f %.1f l-4 -6 h8 z M%.1f %.1f v%d" fill="%s" stroke="%s" stroke-width="1.2"/>`, x, barY, x, barY, barH, c, c)
+		case "probe":
+			w.printf(`<path d="M%.1f %.1f l4 -6 h-8 z" fill="#ffffff" stroke="%s" stroke-width="1.5"/>`, x, barY-1, c)
 		case "exit":
 			w.printf(`<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, x, barY-3, x, barY+barH+3, c)
 			w.printf(`<circle cx="%.2f" cy="%.1f" r="3" fill="%s"/>`, x, barY-3, c)

@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -87,8 +88,8 @@ type span struct {
 	id                  string // the container instance, to split same-state runs
 }
 
-// mark is a moment: start, exit, sigterm, sigkill, reset (a
-// container's), or event (the pod's).
+// mark is a moment: start, exit, probe (a failed liveness or startup
+// probe), sigterm, sigkill, reset (a container's), or event (the pod's).
 type mark struct {
 	At    time.Duration
 	Class string
@@ -428,6 +429,12 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 			}
 			continue
 		}
+		if e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Result == probe.Failure && (e.Probe.Probe == "liveness" || e.Probe.Probe == "startup") {
+			ln := laneOf(e.Probe.Container)
+			ln.Marks = append(ln.Marks, mark{At: e.At, Class: "probe", Label: e.Probe.Probe + " failed", Short: "failed",
+				Title: fmt.Sprintf("%s: %s probe of %s: failure threshold reached: the kubelet restarts the container", fmtSecs(e.At), e.Probe.Probe, e.Probe.ID)})
+			continue
+		}
 		if e.Kind != sim.KindCRI || e.Call == nil {
 			continue
 		}
@@ -496,6 +503,7 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 	}
 	// Exits of the process's own (a crash, a job done, a kill from
 	// outside): SIGTERM and SIGKILL marks tell the others.
+	lastLabelled := map[string]mark{} // container -> its last exit mark with a label
 	for _, x := range exits {
 		if stopped[x.id] {
 			continue
@@ -512,6 +520,14 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 				}
 				break
 			}
+		}
+		// Nor when it repeats the last one close by (a crash loop's first
+		// exits).
+		if prev, ok := lastLabelled[x.name]; ok && m.Label == prev.Label && pixels(m.At-prev.At) < 80 {
+			m.Label = ""
+		}
+		if m.Label != "" {
+			lastLabelled[x.name] = m
 		}
 		ln.Marks = append(ln.Marks, m)
 	}
