@@ -2,6 +2,8 @@
 // decisions of the kubelet v1.37.2, from a manifest:
 //
 //	kubeletlogic explain -f pod.yaml          what the kubelet does next, and why
+//	kubeletlogic simulate -f pod.yaml         its life on a simulated node (kubectl get pod -w, CRI calls)
+//	kubeletlogic timeline -f pod.yaml -o svg  the same life drawn as a picture
 //	kubeletlogic check -f pod-with-status.yaml could a kubelet have written this status?
 //	kubeletlogic --version                    the kubelet version the answers are for
 //
@@ -42,8 +44,7 @@ type env struct {
 	kubelet        string
 }
 
-// command is one subcommand. Commands still to come (simulate, timeline)
-// are added to the table.
+// command is one subcommand.
 type command struct {
 	name    string
 	summary string
@@ -53,6 +54,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"explain", "what the kubelet does next with a pod, the status it writes, restarts, deletion", runExplain},
+		{"simulate", "a pod's life on a simulated node: kubectl get pod -w, then the CRI calls", runSimulate},
+		{"timeline", "the same simulation drawn as a picture (SVG or HTML)", runTimeline},
 		{"check", "whether a kubelet " + kubeletVersion + " could have written a pod's status", runCheck},
 	}
 }

@@ -1,0 +1,400 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// durationFlag is a duration flag: 0s or later (or, with positive, more
+// than 0s).
+type durationFlag struct {
+	d        time.Duration
+	set      bool
+	positive bool
+}
+
+func (f *durationFlag) String() string {
+	if !f.set {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f *durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 90s or 5m")
+	}
+	if d < 0 || (f.positive && d == 0) {
+		if f.positive {
+			return fmt.Errorf("want a duration longer than 0s")
+		}
+		return fmt.Errorf("want a time after the start (0s or later)")
+	}
+	f.d, f.set = d, true
+	return nil
+}
+
+// simFlags are the flags simulate and timeline share.
+type simFlags struct {
+	file, script string
+	forDur       durationFlag
+	deleteAt     durationFlag
+	grace        int64
+	removeAt     durationFlag
+	seed         uint64
+	gates        listFlag
+}
+
+func addSimFlags(fs *flag.FlagSet) *simFlags {
+	f := &simFlags{forDur: durationFlag{d: 10 * time.Minute, positive: true}}
+	fs.StringVar(&f.file, "f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input")
+	fs.StringVar(&f.script, "script", "", "what the containers do, run after run, and what happens to the pod when (YAML or JSON); none: every container runs until it is stopped")
+	fs.Var(&f.forDur, "for", "how long to simulate at most (default 10m0s); the simulation also ends when the pod is gone")
+	fs.Var(&f.deleteAt, "delete-at", "delete the pod (kubectl delete) at this time after the start, e.g. 60s")
+	fs.Int64Var(&f.grace, "grace", -1, "the grace period of --delete-at in seconds, as kubectl delete --grace-period (default: the pod's terminationGracePeriodSeconds)")
+	fs.Var(&f.removeAt, "remove-at", "remove the pod at this time: kubectl delete --force (the API object goes at once), or a static pod's manifest removed")
+	fs.Uint64Var(&f.seed, "seed", 1, "the seed of every random choice the kubelet makes (requeue jitter, loop phases); the same seed gives the same timeline")
+	fs.Var(&f.gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	return f
+}
+
+// simulation is a simulation run, with what it was run on.
+type simulation struct {
+	pods       []loadedPod
+	notes      []string // what was changed on the pods to simulate them
+	script     *scriptFile
+	scriptName string // "" when no script was given
+	gates      features.Set
+	cfg        sim.Config
+	inputs     []sim.PodInput
+	tl         *sim.Timeline
+}
+
+// prepareSim reads the inputs, runs the simulation, and returns an exit
+// code when the command must stop (-1 to go on).
+func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
+	if f.file == "" {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: -f FILE is required (- for standard input)\n", cmd)
+		return nil, exitUsage
+	}
+	if f.grace >= 0 && !f.deleteAt.set {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: --grace is the grace period of --delete-at, which is not given\n", cmd)
+		return nil, exitUsage
+	}
+	if f.script == "-" && f.file == "-" {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: -f and --script cannot both read standard input\n", cmd)
+		return nil, exitUsage
+	}
+	set, err := parseGates(f.gates)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+		return nil, exitBadInput
+	}
+	data, name, err := readSource(e, f.file)
+	if err != nil {
+		return nil, inputFailed(e, cmd, err)
+	}
+	pods, err := readPods(data, name)
+	if err != nil {
+		return nil, inputFailed(e, cmd, err)
+	}
+	s := &simulation{pods: pods, gates: set, script: &scriptFile{}}
+	if f.script != "" {
+		sdata, sname, err := readSource(e, f.script)
+		if err != nil {
+			return nil, inputFailed(e, cmd, err)
+		}
+		if s.script, err = readScript(sdata, sname, pods); err != nil {
+			return nil, inputFailed(e, cmd, err)
+		}
+		s.scriptName = sname
+	}
+	var actions []sim.Action
+	for _, a := range s.script.Actions {
+		actions = append(actions, a.action())
+	}
+	if f.deleteAt.set {
+		g := f.grace
+		if g < 0 {
+			g = -1
+		}
+		actions = append(actions, sim.Action{At: sim.Duration(f.deleteAt.d), Delete: &g})
+	}
+	if f.removeAt.set {
+		actions = append(actions, sim.Action{At: sim.Duration(f.removeAt.d), Remove: true})
+	}
+	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
+
+	s.cfg = sim.Config{Kubelet: sim.Kubelet{Features: set}, Seed: f.seed, For: sim.Duration(f.forDur.d)}
+	for _, lp := range pods {
+		pod, notes := simPod(lp.pod)
+		s.notes = append(s.notes, notes...)
+		script := sim.Script{Runtime: s.script.Runtime}
+		for _, c := range allContainers(pod) {
+			if b, ok := s.script.Containers[c.Name]; ok {
+				if script.Containers == nil {
+					script.Containers = map[string]sim.Behaviour{}
+				}
+				script.Containers[c.Name] = b
+			}
+		}
+		for _, a := range s.script.Actions {
+			if a.AddEphemeral != nil {
+				if b, ok := s.script.Containers[a.AddEphemeral.Name]; ok {
+					if script.Containers == nil {
+						script.Containers = map[string]sim.Behaviour{}
+					}
+					script.Containers[a.AddEphemeral.Name] = b
+				}
+			}
+		}
+		s.inputs = append(s.inputs, sim.PodInput{Pod: pod, Script: script, Actions: actions})
+	}
+	tl, err := sim.Simulate(s.cfg, s.inputs)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+		return nil, exitBadInput
+	}
+	s.tl = tl
+	return s, -1
+}
+
+// simPod is the pod as the simulation receives it: a pod just created
+// through the API (or a static pod, when its config.source annotation says
+// so), with no status of its own.
+func simPod(p *v1.Pod) (*v1.Pod, []string) {
+	pod := p.DeepCopy()
+	var notes []string
+	var dropped []string
+	if len(pod.Status.ContainerStatuses)+len(pod.Status.InitContainerStatuses) > 0 {
+		dropped = append(dropped, "status")
+	}
+	if pod.DeletionTimestamp != nil {
+		dropped = append(dropped, "deletionTimestamp")
+		pod.DeletionTimestamp, pod.DeletionGracePeriodSeconds = nil, nil
+	}
+	if len(dropped) > 0 {
+		notes = append(notes, fmt.Sprintf("pod %s: the manifest's %s not replayed: the simulated pod starts afresh, created at 0s",
+			pod.Name, strings.Join(dropped, " and ")+map[bool]string{true: " are", false: " is"}[len(dropped) > 1]))
+	}
+	pod.Status = v1.PodStatus{}
+	pod.CreationTimestamp = metav1.Time{}
+	if _, ok := pod.Annotations["kubernetes.io/config.source"]; !ok {
+		if pod.Annotations == nil {
+			pod.Annotations = map[string]string{}
+		}
+		pod.Annotations["kubernetes.io/config.source"] = "api"
+	}
+	return pod, notes
+}
+
+func runSimulate(e *env) int {
+	fs := newFlagSet(e, "simulate", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--gate Name=bool]... [--events] [-o text|json]")
+	f := addSimFlags(fs)
+	events := fs.Bool("events", false, "print every entry of the timeline (syncs, PLEG events, probe results, exits, statuses), not only the CRI calls")
+	out := fs.String("o", "text", "output: text (kubectl get pod -w, then the CRI calls) or json (the inputs and the whole timeline)")
+	if code := parseFlags(e, fs); code >= 0 {
+		return code
+	}
+	if *out != "text" && *out != "json" {
+		fmt.Fprintf(e.stderr, "kubeletlogic simulate: -o %q: want text or json\n", *out)
+		return exitUsage
+	}
+	s, code := prepareSim(e, "simulate", f)
+	if code >= 0 {
+		return code
+	}
+	if *out == "json" {
+		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: kubeletVersion,
+			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Timeline: s.tl}
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			fmt.Fprintf(e.stderr, "kubeletlogic simulate: %v\n", err)
+			return exitBadInput
+		}
+		fmt.Fprintf(e.stdout, "%s\n", b)
+		return exitOK
+	}
+	writeSimHeader(e.stdout, s)
+	fmt.Fprintln(e.stdout)
+	fmt.Fprint(e.stdout, s.tl.Watch())
+	if *events {
+		fmt.Fprintln(e.stdout, "\nEvery entry of the timeline:")
+		fmt.Fprint(e.stdout, trimLines(s.tl.Events()))
+	} else {
+		fmt.Fprintln(e.stdout, "\nCRI calls:")
+		fmt.Fprint(e.stdout, s.tl.Calls())
+	}
+	return exitOK
+}
+
+// simulationDoc is what simulate -o json prints: the inputs, so that
+// sim.Simulate(config, pods) replays it, and the timeline.
+type simulationDoc struct {
+	APIVersion     string         `json:"apiVersion"`
+	Kind           string         `json:"kind"`
+	KubeletVersion string         `json:"kubeletVersion"`
+	Gates          []string       `json:"gatesChanged,omitempty"`
+	Config         sim.Config     `json:"config"`
+	Pods           []sim.PodInput `json:"pods"`
+	Timeline       *sim.Timeline  `json:"timeline"`
+}
+
+// trimLines drops the spaces at the end of each line.
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// writeSimHeader says what was simulated: the node, the pods, the script
+// and the actions, and how each pod's life ended.
+func writeSimHeader(w io.Writer, s *simulation) {
+	gates := "its default feature gates"
+	if d := s.gates.Diff(); len(d) > 0 {
+		gates = "feature gates changed: " + strings.Join(d, ", ")
+	}
+	fmt.Fprintf(w, "Simulated node: kubelet %s with %s; seed %d; at most %s\n", kubeletVersion, gates, s.cfg.Seed, s.cfg.For)
+	for _, lp := range s.pods {
+		fmt.Fprintf(w, "Pod %s, from %s\n", podName(lp.pod), lp.from)
+	}
+	for _, n := range s.notes {
+		fmt.Fprintf(w, "(%s)\n", n)
+	}
+	if s.scriptName == "" {
+		fmt.Fprintln(w, "script: none given: every container runs until it is stopped, exits 0 at once on SIGTERM,")
+		fmt.Fprintln(w, "  and passes every probe; the runtime takes its measured times (RunPodSandbox 289ms, …)")
+	} else {
+		fmt.Fprintf(w, "script: %s\n", s.scriptName)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		seen := map[string]bool{}
+		for _, lp := range s.pods {
+			for _, c := range allContainers(lp.pod) {
+				if seen[c.Name] {
+					continue
+				}
+				seen[c.Name] = true
+				if b, ok := s.script.Containers[c.Name]; ok {
+					fmt.Fprintf(tw, "  %s\t%s\n", c.Name, describeBehaviour(b))
+				} else {
+					fmt.Fprintf(tw, "  %s\tnot in the script: runs until stopped, exits 0 at once on SIGTERM\n", c.Name)
+				}
+			}
+		}
+		tw.Flush()
+	}
+	if len(s.inputs) > 0 && len(s.inputs[0].Actions) > 0 {
+		var as []string
+		for _, a := range s.inputs[0].Actions {
+			as = append(as, actionWords(a, s.inputs[0].Pod))
+		}
+		fmt.Fprintf(w, "actions: %s\n", strings.Join(as, "; "))
+	} else {
+		fmt.Fprintln(w, "actions: none (--delete-at, --remove-at, or the script's actions)")
+	}
+	for _, in := range s.inputs {
+		fmt.Fprintf(w, "end: %s\n", endWords(s.tl, in.Pod, s.cfg.For.D()))
+	}
+}
+
+func podName(p *v1.Pod) string {
+	if p.Namespace != "" {
+		return p.Namespace + "/" + p.Name
+	}
+	return p.Name
+}
+
+// actionWords says what an action does, and when.
+func actionWords(a sim.Action, pod *v1.Pod) string {
+	at := "at " + a.At.String()
+	switch {
+	case (a.Delete != nil || a.Remove) && phase.IsStaticPod(pod):
+		return "static pod: its manifest removed " + at
+	case a.Delete != nil:
+		g := *a.Delete
+		if g < 0 {
+			g = 30
+			if pod.Spec.TerminationGracePeriodSeconds != nil {
+				g = *pod.Spec.TerminationGracePeriodSeconds
+			}
+			return fmt.Sprintf("delete %s (grace %ds, the pod's)", at, g)
+		}
+		return fmt.Sprintf("delete %s (grace %ds)", at, g)
+	case a.Remove:
+		return "remove " + at + " (the object goes at once; the kubelet still stops the containers with the pod's grace)"
+	case a.RemoveFinalizers:
+		return "remove the finalizers " + at
+	case a.KillContainer != "":
+		return fmt.Sprintf("SIGKILL %s's process %s", a.KillContainer, at)
+	case a.KillSandbox:
+		return "kill the sandbox " + at
+	case a.AddEphemeral != nil:
+		return fmt.Sprintf("add ephemeral container %s %s", a.AddEphemeral.Name, at)
+	}
+	return a.String() + " " + at
+}
+
+// endWords says how the pod's simulated life ended.
+func endWords(tl *sim.Timeline, pod *v1.Pod, limit time.Duration) string {
+	var deleted, held *sim.Entry
+	for i := range tl.Entries {
+		e := &tl.Entries[i]
+		if e.Pod != pod.Name || e.Kind != sim.KindAPI {
+			continue
+		}
+		if strings.HasPrefix(e.Message, "API object deleted") && deleted == nil {
+			deleted = e
+		}
+		if strings.Contains(e.Message, "finalizers hold it") && held == nil {
+			held = e
+		}
+	}
+	at, st := tl.LastStatus(pod.Name)
+	ph := "no status"
+	if st != nil {
+		ph = "phase " + string(st.Phase)
+	}
+	switch {
+	case deleted != nil:
+		return fmt.Sprintf("%s: API object deleted at %s (last %s)", pod.Name, fmtSecs(deleted.At), ph)
+	case held != nil:
+		return fmt.Sprintf("%s: the kubelet deleted the API object at %s, and its finalizers hold it (last %s)", pod.Name, fmtSecs(held.At), ph)
+	case phase.IsStaticPod(pod) && removedAt(tl, pod.Name) >= 0 && st != nil:
+		return fmt.Sprintf("%s: static pod, its manifest removed at %s; the kubelet's last status at %s (%s: a static pod keeps its phase)", pod.Name, fmtSecs(removedAt(tl, pod.Name)), fmtSecs(at), ph)
+	case st != nil && (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed):
+		return fmt.Sprintf("%s: %s written at %s; the object stays until something deletes it (a controller, or --delete-at)", pod.Name, ph, fmtSecs(at))
+	}
+	return fmt.Sprintf("%s: %s when the simulation stopped at %s (--for)", pod.Name, ph, limit)
+}
+
+// removedAt is when the pod was deleted or removed, or -1.
+func removedAt(tl *sim.Timeline, pod string) time.Duration {
+	for _, e := range tl.Entries {
+		if e.Pod == pod && e.Kind == sim.KindAction && (strings.HasPrefix(e.Message, "delete") || strings.HasPrefix(e.Message, "remove")) && !strings.HasPrefix(e.Message, "remove finalizers") {
+			return e.At
+		}
+	}
+	return -1
+}
+
+// fmtSecs prints a time of the simulation as the watch view does.
+func fmtSecs(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+}
