@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +153,43 @@ type Entry struct {
 	Status *StatusEntry `json:"status,omitempty"`
 	// Probe is a committed probe result.
 	Probe *ProbeEntry `json:"probe,omitempty"`
+	// Work is, on a KindSync entry, the sync function that ran: "sync"
+	// (SyncPod), "terminating" (SyncTerminatingPod) or "terminated"
+	// (SyncTerminatedPod); empty on the decision messages that follow it.
+	Work string `json:"work,omitempty"`
+	// Exit is, on a KindExit entry, the process that ended.
+	Exit *ExitEntry `json:"exit,omitempty"`
+	// API is, on a KindAPI entry, what happened to the API object.
+	API APIEvent `json:"api,omitempty"`
 }
+
+// ExitEntry is a container process that ended.
+type ExitEntry struct {
+	Container string `json:"container"`
+	ID        string `json:"id"`
+	ExitCode  int32  `json:"exitCode"`
+	// Reason is what the runtime reports: Completed for exit code 0,
+	// Error otherwise.
+	Reason string `json:"reason"`
+}
+
+// APIEvent is what happened to a pod's API object.
+type APIEvent string
+
+// The API events.
+const (
+	// APICreated: the pod was created (its status is the API server's).
+	APICreated APIEvent = "created"
+	// APIStatus: the kubelet wrote a status.
+	APIStatus APIEvent = "status"
+	// APIDeleteHeld: the kubelet deleted the object (grace 0) but
+	// finalizers hold it.
+	APIDeleteHeld APIEvent = "delete held by finalizers"
+	// APIDeleted: the kubelet deleted the object (grace 0).
+	APIDeleted APIEvent = "deleted by the kubelet"
+	// APIGone: the object no longer exists.
+	APIGone APIEvent = "gone"
+)
 
 // StatusEntry is one stored status.
 type StatusEntry struct {
@@ -189,7 +226,10 @@ type ProbeEntry struct {
 
 // Timeline is what happened on the simulated node.
 type Timeline struct {
-	Start   time.Time     `json:"start"`
+	Start time.Time `json:"start"`
+	// End is when the last thing happened (the last entry), as a time
+	// since Start; the simulation itself runs until Config.For or until
+	// every pod is gone.
 	End     time.Duration `json:"end"`
 	Seed    uint64        `json:"seed"`
 	Entries []Entry       `json:"entries"`
@@ -235,6 +275,7 @@ type node struct {
 	pod        *podSim
 	tl         *Timeline
 	delays     RuntimeDelays
+	last       time.Duration // time of the last entry
 }
 
 // podSim is one pod on the simulated node.
@@ -394,8 +435,8 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 	for _, n := range nodes {
 		total += len(n.tl.Entries)
 		tl.Syncs += n.tl.Syncs
-		if e := n.now.Sub(start); e > tl.End {
-			tl.End = e
+		if n.last > tl.End {
+			tl.End = n.last
 		}
 	}
 	if cfg.Observe == nil {
@@ -473,6 +514,9 @@ func (n *node) jitter(d time.Duration) time.Duration {
 // call of log.
 func (n *node) log(p *podSim, kind EntryKind, at time.Time, msg string) *Entry {
 	n.flush()
+	if d := at.Sub(n.start); d > n.last {
+		n.last = d
+	}
 	n.tl.Entries = append(n.tl.Entries, Entry{At: at.Sub(n.start), Pod: p.pod.Name, Kind: kind, Message: msg})
 	return &n.tl.Entries[len(n.tl.Entries)-1]
 }
@@ -501,6 +545,7 @@ func (p *podSim) add() {
 		// The API server's status of a new pod.
 		p.api = &v1.PodStatus{Phase: v1.PodPending}
 		e := n.log(p, KindAPI, n.now, "pod created: phase Pending")
+		e.API = APICreated
 		p.fillStatus(e, *p.api)
 	}
 	p.known = true
@@ -589,7 +634,7 @@ func (p *podSim) gone() {
 	}
 	p.apiGone = true
 	if !p.static {
-		p.n.log(p, KindAPI, p.n.now, "API object deleted")
+		p.n.log(p, KindAPI, p.n.now, "API object deleted").API = APIGone
 	}
 }
 
@@ -675,7 +720,7 @@ func (p *podSim) tryRun() {
 	if out.Decision != "" {
 		msg += ": " + out.Decision
 	}
-	n.log(p, KindSync, n.now, msg)
+	n.log(p, KindSync, n.now, oneLine(msg)).Work = work.String()
 	start := n.now
 	for _, c := range out.Calls {
 		c := c
@@ -692,7 +737,7 @@ func (p *podSim) tryRun() {
 		n.at(start.Add(s.At), func() { p.stored(s.Status, s.By, gen) })
 	}
 	for _, m := range out.Messages {
-		n.log(p, KindSync, n.now, m)
+		n.log(p, KindSync, n.now, oneLine(m))
 	}
 	if work == termination.SyncPod {
 		// The status generation triggers readiness probes of started,
@@ -765,10 +810,18 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 
 // ---- the runtime ----
 
+// oneLine joins the lines of a decision's text, so that every entry is one
+// line.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
+
+// callStarted records a call; in the timeline its At and Done are times
+// since the start of the simulation, like the entry's.
 func (p *podSim) callStarted(c Call, start time.Time) {
 	n := p.n
 	e := n.log(p, KindCRI, start.Add(c.At), c.String())
 	cc := c
+	cc.At = start.Add(c.At).Sub(n.start)
+	cc.Done = start.Add(c.Done).Sub(n.start)
 	e.Call = &cc
 }
 
@@ -852,7 +905,8 @@ func (p *podSim) exit(in *instance, code int32, at time.Time) {
 	in.c.ExitCode = int(code)
 	in.c.Reason = exitReason(code)
 	in.c.FinishedAt = at
-	p.n.log(p, KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e := p.n.log(p, KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason}
 }
 
 // ---- PLEG ----
@@ -1000,7 +1054,8 @@ func (p *podSim) pruneDead(name string, t time.Time) {
 		}
 		kept++
 		if kept > keep {
-			c := Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID}
+			at := t.Sub(p.n.start)
+			c := Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID, At: at, Done: at}
 			e := p.n.log(p, KindCRI, t, c.String()+" (container clean-up)")
 			e.Call = &c
 			p.rt.remove(in.c.ID, false)
@@ -1198,6 +1253,7 @@ func (p *podSim) writeAPI() {
 	pod.Status = *st
 	p.pod = &pod
 	e := n.log(p, KindAPI, n.now, fmt.Sprintf("status written: phase %s", st.Phase))
+	e.API = APIStatus
 	p.fillStatus(e, *st)
 	p.maybeDelete()
 }
@@ -1215,10 +1271,10 @@ func (p *podSim) maybeDelete() {
 	if p.finalizers {
 		if p.lastShown != "deleted" {
 			p.lastShown = "deleted"
-			p.n.log(p, KindAPI, p.n.now, "kubelet deleted the API object (grace 0); finalizers hold it")
+			p.n.log(p, KindAPI, p.n.now, "kubelet deleted the API object (grace 0); finalizers hold it").API = APIDeleteHeld
 		}
 		return
 	}
-	p.n.log(p, KindAPI, p.n.now, "kubelet deleted the API object (grace 0)")
+	p.n.log(p, KindAPI, p.n.now, "kubelet deleted the API object (grace 0)").API = APIDeleted
 	p.gone()
 }

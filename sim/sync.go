@@ -175,6 +175,12 @@ type Call struct {
 	RestartCount int `json:"restartCount,omitempty"`
 	// Hash is the hash the kubelet stores on a created container.
 	Hash uint64 `json:"hash,omitempty"`
+	// PreStop and Waited are, for StopContainer, how long the kubelet
+	// waited for the container's preStop hook and then for its turn
+	// (native-sidecar ordering) before the call; the call is made at At,
+	// so the hook started at At - Waited - PreStop.
+	PreStop time.Duration `json:"preStop,omitempty"`
+	Waited  time.Duration `json:"waited,omitempty"`
 	// Exit is, for StopContainer, how the process ended: the exit code
 	// and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
@@ -717,7 +723,14 @@ func (s *syncer) applyKill(t termination.Timeline) {
 		if r, ok := s.in.Containers[k.ID]; ok && !k.Killed {
 			code = r.TermExitCode
 		}
-		calls = append(calls, timed{k.StopCall, Call{Method: "StopContainer", Name: k.Name, ID: k.ID, Timeout: &timeout, ExitCode: code, Killed: k.Killed}})
+		sc := Call{Method: "StopContainer", Name: k.Name, ID: k.ID, Timeout: &timeout, ExitCode: code, Killed: k.Killed}
+		if k.Stop.PreStopRan {
+			sc.PreStop = k.Stop.PreStopElapsed
+		}
+		if k.Stop.Waited {
+			sc.Waited = k.Stop.WaitElapsed
+		}
+		calls = append(calls, timed{k.StopCall, sc})
 		calls[len(calls)-1].c.Done = base + exit
 		if exit > end {
 			end = exit
@@ -757,6 +770,9 @@ func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, ov
 		code = 137
 	}
 	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
+	if st.PreStopRan {
+		c0.PreStop = st.PreStopElapsed
+	}
 	s.call(c0, exit)
 }
 

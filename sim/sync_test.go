@@ -151,6 +151,9 @@ func TestSyncTerminating(t *testing.T) {
 			t.Errorf("call %d: %s %s at %s timeout %d killed %v; want %+v", i, c.Method, c.Name, c.At, timeout, c.Killed, w)
 		}
 	}
+	if out.Calls[0].PreStop != 4*time.Second || out.Calls[1].Waited != 20*time.Second {
+		t.Errorf("app waited %s for its preStop hook (want 4s); the sidecar %s for its turn (want 20s: the app exits at 20 s)", out.Calls[0].PreStop, out.Calls[1].Waited)
+	}
 	last := out.Statuses[len(out.Statuses)-1]
 	if last.By != "SyncTerminatingPod" || last.Status.Phase != v1.PodFailed {
 		t.Errorf("last status by %s, phase %s (app killed: Failed)", last.By, last.Status.Phase)
@@ -203,6 +206,18 @@ func TestTimelineJSON(t *testing.T) {
 	var back Timeline
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range tl.Entries {
+		switch {
+		case e.Kind == KindExit && (e.Exit == nil || e.Exit.Container != "app" || e.Exit.ExitCode != 1):
+			t.Errorf("exit entry without its exit: %+v", e)
+		case e.Kind == KindCRI && e.Call.At != e.At:
+			t.Errorf("a call's At is not the entry's time: %+v", e)
+		case e.Kind == KindAPI && e.API == "":
+			t.Errorf("API entry without its event: %+v", e)
+		case e.Kind == KindSync && strings.Contains(e.Message, "\n"):
+			t.Errorf("multi-line entry: %q", e.Message)
+		}
 	}
 	if back.Watch() != tl.Watch() || back.Calls() != tl.Calls() || len(back.Entries) != len(tl.Entries) {
 		t.Errorf("the timeline does not survive JSON:\n%s\n%s", back.Watch(), tl.Watch())

@@ -167,24 +167,28 @@ func (e *Entry) UnmarshalJSON(b []byte) error {
 func (c Call) MarshalJSON() ([]byte, error) {
 	type plain Call
 	return json.Marshal(struct {
-		At   Duration `json:"at"`
-		Done Duration `json:"done"`
+		At      Duration `json:"at"`
+		Done    Duration `json:"done"`
+		PreStop Duration `json:"preStop,omitempty"`
+		Waited  Duration `json:"waited,omitempty"`
 		plain
-	}{Duration(c.At), Duration(c.Done), plain(c)})
+	}{Duration(c.At), Duration(c.Done), Duration(c.PreStop), Duration(c.Waited), plain(c)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
 func (c *Call) UnmarshalJSON(b []byte) error {
 	type plain Call
 	var v struct {
-		At   Duration `json:"at"`
-		Done Duration `json:"done"`
+		At      Duration `json:"at"`
+		Done    Duration `json:"done"`
+		PreStop Duration `json:"preStop,omitempty"`
+		Waited  Duration `json:"waited,omitempty"`
 		plain
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*c = Call(v.plain)
-	c.At, c.Done = v.At.D(), v.Done.D()
+	c.At, c.Done, c.PreStop, c.Waited = v.At.D(), v.Done.D(), v.PreStop.D(), v.Waited.D()
 	return nil
 }
