@@ -1,6 +1,7 @@
 package apistatus_test
 
 import (
+	"encoding/json"
 	"maps"
 	"reflect"
 	"testing"
@@ -49,9 +50,15 @@ func TestResultSharesNoMemoryWithArguments(t *testing.T) {
 		before := in.copy()
 
 		got := apistatus.Compute(in.pod, in.st, in.opts)
+		other := apistatus.Compute(in.pod, in.st, in.opts)
+		otherJSON, _ := json.Marshal(other)
 		aliastest.Mutate(&got)
 		if !reflect.DeepEqual(in, before) {
 			t.Fatal("changing the result changed the arguments")
+		}
+		// Nor with another result (no placeholder or cache leaks out).
+		if j, _ := json.Marshal(other); string(j) != string(otherJSON) {
+			t.Fatal("changing a result changed another one")
 		}
 
 		got = apistatus.Compute(in.pod, in.st, in.opts)

@@ -226,6 +226,13 @@ type converter struct {
 	newestFirst []runtimestate.Container
 }
 
+// The placeholders of the default waiting states (a pod without, with init
+// containers); convert never hands them out.
+var (
+	waitingCreating     = &v1.ContainerStateWaiting{Reason: ContainerCreating}
+	waitingInitializing = &v1.ContainerStateWaiting{Reason: PodInitializing}
+)
+
 // alias records which fields of a status under construction still point
 // into the arguments; convert copies them when the status is final.
 type alias uint8
@@ -369,7 +376,12 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 			meta[i].alias = aliasLast
 		}
 		s.Name, s.Image = ct.Name, ct.Image
-		s.State = v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: defaultReason}}
+		// A placeholder until the status is final: most are replaced by
+		// an instance's state (pass 3), and the rest get a copy of their own.
+		s.State = v1.ContainerState{Waiting: waitingCreating}
+		if hasInit {
+			s.State.Waiting = waitingInitializing
+		}
 		s.VolumeMounts = c.volumeMounts(ct)
 	}
 
@@ -490,6 +502,9 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 	for k := range n {
 		if slot[k] == k {
 			unalias(&work[k], meta[k].alias)
+			if w := work[k].State.Waiting; w == waitingCreating || w == waitingInitializing {
+				work[k].State.Waiting = &v1.ContainerStateWaiting{Reason: w.Reason}
+			}
 		}
 	}
 	if unique {
