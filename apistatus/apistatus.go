@@ -1,7 +1,8 @@
 package apistatus
 
 import (
-	"sort"
+	"slices"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -142,7 +143,16 @@ type Statuses struct {
 // keep their order in st, where the kubelet's unstable sort leaves them in
 // no defined order.
 //
-// The result shares no memory with the arguments.
+// The result shares no memory with the arguments, and Compute allocates
+// what the result holds and little more: one slice per list; per status
+// its state objects, volume-mount statuses, container ID text and (gate
+// InPlacePodVerticalScaling) resources; and a copy of each field that
+// would otherwise point into the arguments (a previous status reused
+// whole, its last state, volume mounts or Started, the spec's requests),
+// made once the status is final. The arguments are never copied; the
+// bookkeeping lives on the stack (up to 16 containers a list), and
+// instances are copied only to sort them when st does not list them newest
+// first.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if pod == nil {
 		return Statuses{}
@@ -154,9 +164,12 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if prev == nil {
 		prev = &pod.Status
 	}
-	prev = prev.DeepCopy()
-	pod = pod.DeepCopy()
 
+	// Nothing of pod, st or prev is written to. A result field that would
+	// point into them (a previous status reused, its last state, volume
+	// mounts or Started, the spec's requests) is copied once the status is
+	// final, and only then (see alias), so that the result shares no memory
+	// with the arguments and nothing else is copied.
 	var out Statuses
 	if opts.Features.Enabled(features.RestartAllContainersOnContainerExits) {
 		out.RestartingAllContainers = restart.ShouldAllContainersRestart(pod, st, prev)
@@ -165,20 +178,44 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if c.opts.RuntimeType == "" {
 		c.opts.RuntimeType = DefaultRuntimeType
 	}
-	c.newestFirst = append([]runtimestate.Container(nil), st.Containers...)
-	sort.SliceStable(c.newestFirst, func(i, j int) bool {
-		return c.newestFirst[j].CreatedAt.Before(c.newestFirst[i].CreatedAt)
-	})
+	c.newestFirst = st.Containers
+	if !slices.IsSortedFunc(c.newestFirst, newerFirst) {
+		c.newestFirst = slices.Clone(st.Containers)
+		slices.SortStableFunc(c.newestFirst, newerFirst)
+	}
 	hasInit := len(pod.Spec.InitContainers) > 0
 
-	out.ContainerStatuses = c.convert(prev.ContainerStatuses, pod.Spec.Containers, hasInit, false)
-	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, pod.Spec.InitContainers, hasInit, true)
-	var eph []v1.Container
-	for i := range pod.Spec.EphemeralContainers {
-		eph = append(eph, v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
-	}
-	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, eph, hasInit, false)
+	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
+	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, containerList{regular: pod.Spec.InitContainers}, hasInit, true)
+	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, containerList{ephemeral: pod.Spec.EphemeralContainers}, hasInit, false)
 	return out
+}
+
+// newerFirst orders instances newest first by creation time.
+func newerFirst(a, b runtimestate.Container) int {
+	switch {
+	case b.CreatedAt.Before(a.CreatedAt):
+		return -1
+	case a.CreatedAt.Before(b.CreatedAt):
+		return 1
+	}
+	return 0
+}
+
+// containerList is one of the spec's container lists; ephemeral containers
+// are read through their common fields, without copying them.
+type containerList struct {
+	regular   []v1.Container
+	ephemeral []v1.EphemeralContainer
+}
+
+func (l containerList) len() int { return len(l.regular) + len(l.ephemeral) }
+
+func (l containerList) at(i int) *v1.Container {
+	if l.regular != nil {
+		return &l.regular[i]
+	}
+	return (*v1.Container)(&l.ephemeral[i].EphemeralContainerCommon)
 }
 
 type converter struct {
@@ -187,6 +224,75 @@ type converter struct {
 	opts        Options
 	restarting  bool
 	newestFirst []runtimestate.Container
+}
+
+// The placeholders of the default waiting states (a pod without, with init
+// containers); convert never hands them out.
+var (
+	waitingCreating     = &v1.ContainerStateWaiting{Reason: ContainerCreating}
+	waitingInitializing = &v1.ContainerStateWaiting{Reason: PodInitializing}
+)
+
+// alias records which fields of a status under construction still point
+// into the arguments; convert copies them when the status is final.
+type alias uint8
+
+const (
+	// aliasWhole: the status is a shallow copy of a previous status.
+	aliasWhole alias = 1 << iota
+	// aliasLast: LastTerminationState is a previous status's.
+	aliasLast
+	// aliasLastTerminated: LastTerminationState.Terminated is a previous
+	// status's state.
+	aliasLastTerminated
+	// aliasMounts: VolumeMounts are a previous status's.
+	aliasMounts
+	// aliasStarted: Started is a previous status's.
+	aliasStarted
+	// aliasAllocated: AllocatedResources is the spec's requests.
+	aliasAllocated
+)
+
+// unalias copies the fields of s that a says point into the arguments.
+func unalias(s *v1.ContainerStatus, a alias) {
+	if a&aliasWhole != 0 {
+		var cp v1.ContainerStatus
+		s.DeepCopyInto(&cp)
+		*s = cp
+		return
+	}
+	if a&aliasLast != 0 {
+		var cp v1.ContainerState
+		s.LastTerminationState.DeepCopyInto(&cp)
+		s.LastTerminationState = cp
+	} else if a&aliasLastTerminated != 0 && s.LastTerminationState.Terminated != nil {
+		s.LastTerminationState.Terminated = s.LastTerminationState.Terminated.DeepCopy()
+	}
+	if a&aliasMounts != 0 && s.VolumeMounts != nil {
+		mounts := make([]v1.VolumeMountStatus, len(s.VolumeMounts))
+		for i := range s.VolumeMounts {
+			s.VolumeMounts[i].DeepCopyInto(&mounts[i])
+		}
+		s.VolumeMounts = mounts
+	}
+	if a&aliasStarted != 0 && s.Started != nil {
+		started := *s.Started
+		s.Started = &started
+	}
+	if a&aliasAllocated != 0 && s.AllocatedResources != nil {
+		s.AllocatedResources = s.AllocatedResources.DeepCopy()
+	}
+}
+
+// lastNamed returns the last status named name in previous, the one the
+// kubelet's map of previous statuses by name keeps, or nil.
+func lastNamed(previous []v1.ContainerStatus, name string) *v1.ContainerStatus {
+	for i := len(previous) - 1; i >= 0; i-- {
+		if previous[i].Name == name {
+			return &previous[i]
+		}
+	}
+	return nil
 }
 
 // state reads a runtime state as the kubelet's CRI mapping does: anything
@@ -203,13 +309,50 @@ func (c *converter) containerID(in *runtimestate.Container) string {
 	return c.opts.RuntimeType + "://" + in.ID
 }
 
-// convert mirrors one call of convertToAPIContainerStatuses.
-func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Container, hasInit, isInit bool) []v1.ContainerStatus {
+// slotMeta is what convert keeps for one status besides the status.
+type slotMeta struct {
+	seen  int // instances converted so far (pass 3)
+	alias alias
+}
+
+// convert mirrors one call of convertToAPIContainerStatuses. The kubelet
+// keys its statuses by container name; convert keeps them in a slice, the
+// status of container i at slot[i], the index of the last container with
+// its name (a valid pod has unique names, and then slot[i] is i).
+func (c *converter) convert(previous []v1.ContainerStatus, containers containerList, hasInit, isInit bool) []v1.ContainerStatus {
 	f := c.opts.Features
-	old := make(map[string]v1.ContainerStatus, len(previous))
-	for _, s := range previous {
-		old[s.Name] = s
+	n := containers.len()
+	if n == 0 {
+		return []v1.ContainerStatus{}
 	}
+	var slotArr [16]int
+	var metaArr [16]slotMeta
+	slot, meta := slotArr[:0], metaArr[:0]
+	if n > len(slotArr) {
+		slot, meta = make([]int, 0, n), make([]slotMeta, 0, n)
+	}
+	unique := true
+	for i := range n {
+		k := i
+		for j := n - 1; j > i; j-- {
+			if containers.at(j).Name == containers.at(i).Name {
+				k, unique = j, false
+				break
+			}
+		}
+		slot = append(slot, k)
+		meta = append(meta, slotMeta{})
+	}
+	// slotOf returns the slot of the container named name, or -1.
+	slotOf := func(name string) int {
+		for i := n - 1; i >= 0; i-- {
+			if containers.at(i).Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	work := make([]v1.ContainerStatus, n)
 
 	defaultReason := ContainerCreating
 	if hasInit {
@@ -217,38 +360,46 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 	}
 
 	// Pass 1: defaults, and what the previous status carries over.
-	statuses := make(map[string]*v1.ContainerStatus, len(containers))
-	for i := range containers {
-		ct := &containers[i]
-		s := &v1.ContainerStatus{
-			Name:  ct.Name,
-			Image: ct.Image,
-			State: v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: defaultReason}},
+	for i := range n {
+		if slot[i] != i {
+			continue
+		}
+		ct := containers.at(i)
+		s := &work[i]
+		if o := lastNamed(previous, ct.Name); o != nil && o.State.Terminated != nil {
+			*s = *o
+			meta[i].alias = aliasWhole
+			continue
+		} else if o != nil {
+			s.RestartCount = o.RestartCount
+			s.LastTerminationState = o.LastTerminationState
+			meta[i].alias = aliasLast
+		}
+		s.Name, s.Image = ct.Name, ct.Image
+		// A placeholder until the status is final: most are replaced by
+		// an instance's state (pass 3), and the rest get a copy of their own.
+		s.State = v1.ContainerState{Waiting: waitingCreating}
+		if hasInit {
+			s.State.Waiting = waitingInitializing
 		}
 		s.VolumeMounts = c.volumeMounts(ct)
-		if o, ok := old[ct.Name]; ok {
-			if o.State.Terminated != nil {
-				s = &o
-			} else {
-				s.RestartCount = o.RestartCount
-				s.LastTerminationState = o.LastTerminationState
-			}
-		}
-		statuses[ct.Name] = s
 	}
 
 	// Pass 2: containers the runtime no longer reports at all.
-	for i := range containers {
-		ct := &containers[i]
+	for i := range n {
+		if slot[i] != i {
+			continue // the same status as its slot's, and the same steps
+		}
+		ct := containers.at(i)
 		if c.st.Newest(ct.Name) != nil {
 			continue
 		}
-		o, ok := old[ct.Name]
-		if !ok {
+		o := lastNamed(previous, ct.Name)
+		if o == nil {
 			continue
 		}
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && c.restarting && o.State.Waiting == nil {
-			s := statuses[ct.Name]
+			s := &work[i]
 			s.State.Waiting = &v1.ContainerStateWaiting{Reason: RestartingAllContainers, Message: MessageRestartingAllContainers}
 			s.State.Terminated = nil
 			s.LastTerminationState.Terminated = &v1.ContainerStateTerminated{
@@ -260,7 +411,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 		if o.State.Terminated != nil || o.State.Running == nil {
 			continue
 		}
-		s := statuses[ct.Name]
+		s := &work[i]
 		if s.State.Waiting == nil || s.State.Waiting.Reason != defaultReason {
 			continue
 		}
@@ -276,51 +427,55 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 	}
 
 	// Pass 3: the two newest instances of each container.
-	seen := map[string]int{}
 	for i := range c.newestFirst {
 		in := &c.newestFirst[i]
-		if _, ok := statuses[in.Name]; !ok {
+		k := slotOf(in.Name)
+		if k < 0 {
 			continue
 		}
-		if seen[in.Name] >= 2 {
+		if meta[k].seen >= 2 {
 			continue
 		}
-		var o *v1.ContainerStatus
-		if prev, ok := old[in.Name]; ok {
-			o = &prev
+		o := lastNamed(previous, in.Name)
+		s, a := c.instanceStatus(in, o)
+		if meta[k].seen == 1 {
+			// The second newest instance gives its state alone.
+			work[k].LastTerminationState = s.State
+			meta[k].alias &^= aliasLast | aliasLastTerminated
+			meta[k].seen++
+			continue
 		}
-		s := c.instanceStatus(in, o)
 		if !f.Enabled(features.ChangeContainerStatusOnKubeletRestart) && state(in.State) == runtimestate.Running {
-			if prev, ok := old[s.Name]; ok && prev.Started != nil {
-				s.Started = prev.Started
+			if o != nil && o.Started != nil {
+				s.Started = o.Started
+				a |= aliasStarted
 			}
 		}
 		if f.Enabled(features.InPlacePodVerticalScaling) {
 			if spec := containerSpec(c.pod, in.Name); spec != nil {
-				s.Resources = resourcesOf(spec, s, in, old)
+				s.Resources = resourcesOf(spec, &s, in, o)
 				s.AllocatedResources = spec.Resources.Requests
+				a |= aliasAllocated
 			}
 		}
-		if seen[in.Name] == 0 {
-			statuses[in.Name] = s
-		} else {
-			statuses[in.Name].LastTerminationState = s.State
-		}
-		seen[in.Name]++
+		work[k] = s
+		meta[k].alias = a
+		meta[k].seen++
 	}
 
 	// Pass 4: containers that will be started again, with a recorded
 	// start failure.
-	for i := range containers {
-		ct := &containers[i]
+	for i := range n {
+		ct := containers.at(i)
+		k := slot[i]
 		if isInit {
 			newest := c.st.Newest(ct.Name)
 			if newest != nil && state(newest.State) == runtimestate.Exited && newest.ExitCode == 0 {
 				continue
 			}
 			sidecar := ct.RestartPolicy != nil && *ct.RestartPolicy == v1.ContainerRestartPolicyAlways
-			if newest == nil && c.anyRegularContainerCreated() && !sidecar && statuses[ct.Name].State.Waiting != nil {
-				statuses[ct.Name].State = v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+			if newest == nil && c.anyRegularContainerCreated() && !sidecar && work[k].State.Waiting != nil {
+				work[k].State = v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
 					Reason: Completed, Message: MessageInitAssumedCompleted, ExitCode: 0,
 				}}
 				continue
@@ -333,42 +488,66 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers []v1.Conta
 		if !ok {
 			continue
 		}
-		s := statuses[ct.Name]
+		s := &work[k]
 		if s.State.Terminated != nil {
 			s.LastTerminationState = s.State
+			if meta[k].alias&aliasWhole == 0 {
+				// The state moved there is one this function made.
+				meta[k].alias &^= aliasLast | aliasLastTerminated
+			}
 		}
 		s.State = v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: fail.Reason, Message: fail.Message}}
 	}
 
-	var out []v1.ContainerStatus
-	if isInit {
-		out = []v1.ContainerStatus{}
-		for i := range c.pod.Spec.InitContainers {
-			if s, ok := statuses[c.pod.Spec.InitContainers[i].Name]; ok {
-				out = append(out, *s)
+	for k := range n {
+		if slot[k] == k {
+			unalias(&work[k], meta[k].alias)
+			if w := work[k].State.Waiting; w == waitingCreating || w == waitingInitializing {
+				work[k].State.Waiting = &v1.ContainerStateWaiting{Reason: w.Reason}
 			}
 		}
-	} else {
-		out = make([]v1.ContainerStatus, 0, len(statuses))
-		for _, s := range statuses {
-			out = append(out, *s)
-		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	}
-	// Statuses may still share pointers with each other (a previous status
-	// reused twice) or with the previous status: hand out copies.
-	for i := range out {
-		out[i] = *out[i].DeepCopy()
+	if unique {
+		if !isInit {
+			slices.SortFunc(work, byName)
+		}
+		return work
+	}
+	// Repeated names: the init list has one status per init container
+	// (repeats copied, so that no two share memory), the other lists one
+	// per name.
+	out := make([]v1.ContainerStatus, 0, n)
+	emitted := make([]bool, n)
+	for i := range n {
+		k := slot[i]
+		if isInit {
+			if emitted[k] {
+				out = append(out, *work[k].DeepCopy())
+				continue
+			}
+			emitted[k] = true
+			out = append(out, work[k])
+		} else if k == i {
+			out = append(out, work[k])
+		}
+	}
+	if !isInit {
+		slices.SortFunc(out, byName)
 	}
 	return out
 }
 
+func byName(a, b v1.ContainerStatus) int { return strings.Compare(a.Name, b.Name) }
+
 // instanceStatus mirrors convertContainerStatus, the conversion of one
-// runtime instance in convertToAPIContainerStatuses.
-func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerStatus) *v1.ContainerStatus {
+// runtime instance in convertToAPIContainerStatuses. o is the previous
+// status of the instance's container, or nil. The alias says which fields
+// point into o.
+func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerStatus) (v1.ContainerStatus, alias) {
 	f := c.opts.Features
 	id := c.containerID(in)
-	s := &v1.ContainerStatus{
+	var a alias
+	s := v1.ContainerStatus{
 		Name:         in.Name,
 		RestartCount: int32(in.RestartCount),
 		Image:        in.Image,
@@ -377,14 +556,17 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 	}
 	if o != nil {
 		s.VolumeMounts = o.VolumeMounts
+		a |= aliasMounts
 		if f.Enabled(features.RestartAllContainersOnContainerExits) {
 			if o.RestartCount > s.RestartCount {
 				s.RestartCount = o.RestartCount
 			}
 			if o.ContainerID != s.ContainerID && o.State.Terminated != nil {
 				s.LastTerminationState.Terminated = o.State.Terminated
+				a |= aliasLastTerminated
 			} else if o.LastTerminationState.Terminated != nil {
 				s.LastTerminationState.Terminated = o.LastTerminationState.Terminated
+				a |= aliasLastTerminated
 			}
 		}
 	}
@@ -417,7 +599,7 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 	default:
 		s.State.Waiting = &v1.ContainerStateWaiting{}
 	}
-	return s
+	return s, a
 }
 
 // anyRegularContainerCreated mirrors HasAnyRegularContainerCreated
@@ -494,11 +676,11 @@ const (
 
 // resourcesOf mirrors convertContainerStatusResources: the resources the
 // kubelet reports as actuated for one instance.
-func resourcesOf(spec *v1.Container, s *v1.ContainerStatus, in *runtimestate.Container, old map[string]v1.ContainerStatus) *v1.ResourceRequirements {
-	o, found := old[spec.Name]
+// o is the previous status of the container, or nil.
+func resourcesOf(spec *v1.Container, s *v1.ContainerStatus, in *runtimestate.Container, o *v1.ContainerStatus) *v1.ResourceRequirements {
 	running := state(in.State) == runtimestate.Running
 	keepOld := func(name v1.ResourceName, from, to v1.ResourceList) {
-		if running && found && o.State.Running != nil && s.ContainerID == o.ContainerID && from != nil {
+		if running && o != nil && o.State.Running != nil && s.ContainerID == o.ContainerID && from != nil {
 			if q, ok := from[name]; ok {
 				to[name] = q.DeepCopy()
 			}
@@ -508,7 +690,7 @@ func resourcesOf(spec *v1.Container, s *v1.ContainerStatus, in *runtimestate.Con
 		return spec.Resources.DeepCopy()
 	}
 	var oldLimits, oldRequests v1.ResourceList
-	if o.Resources != nil {
+	if o != nil && o.Resources != nil {
 		oldLimits, oldRequests = o.Resources.Limits, o.Resources.Requests
 	}
 	r := spec.Resources.DeepCopy()

@@ -1,8 +1,7 @@
 package conditions
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -90,7 +89,10 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		old = opts.Cached
 	}
 
-	out := make([]v1.PodCondition, 0, len(pod.Status.Conditions)+1)
+	// Room for every condition Generate may add, so that the list is
+	// allocated once: the API's, the resize conditions, DisruptionTarget
+	// and the six the kubelet generates.
+	out := make([]v1.PodCondition, 0, len(pod.Status.Conditions)+len(opts.ResizeConditions)+1+6)
 	for _, c := range pod.Status.Conditions {
 		if !OwnedByKubelet(c.Type, f) {
 			out = append(out, c)
@@ -115,11 +117,14 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 	if f.Enabled(features.PodReadyToStartContainersCondition) {
 		out = append(out, PodReadyToStartContainers(pod, old, opts.Runtime, f))
 	}
-	init := status.InitContainerStatuses
-	all := append(init[:len(init):len(init)], status.ContainerStatuses...)
-	out = append(out, Initialized(pod, old, all, status.Phase, f))
-	out = append(out, Ready(pod, old, out, all, status.Phase, f))
-	out = append(out, ContainersReady(pod, old, all, status.Phase, f))
+	// The kubelet passes the init then the regular statuses as one list;
+	// all searches the two where they are. ContainersReady is computed
+	// once: Ready copies it when it is not True.
+	all := statusLists{status.InitContainerStatuses, status.ContainerStatuses}
+	out = append(out, initialized(pod, old, all, status.Phase, f))
+	cr := containersReady(pod, old, all, status.Phase, f)
+	out = append(out, ready(pod, old, out, cr, f))
+	out = append(out, cr)
 	out = append(out, v1.PodCondition{
 		Type:               v1.PodScheduled,
 		ObservedGeneration: observedGeneration(old, pod.Generation, v1.PodScheduled, f),
@@ -168,6 +173,10 @@ func OwnedByKubelet(t v1.PodConditionType, f features.Set) bool {
 // container's name counts); prev is the kubelet's oldPodStatus, read for
 // observedGeneration only.
 func ContainersReady(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	return containersReady(pod, prev, statusLists{statuses}, phase, f)
+}
+
+func containersReady(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1.PodPhase, f features.Set) v1.PodCondition {
 	if pod == nil {
 		pod = &v1.Pod{}
 	}
@@ -176,13 +185,14 @@ func ContainersReady(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerSta
 		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.ContainersReady, f),
 		Status:             v1.ConditionFalse,
 	}
-	if statuses == nil {
+	if statuses.isNil() {
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
-	unknown, unready := []string{}, []string{}
+	var unknownArr, unreadyArr [nameArr]string
+	unknown, unready := unknownArr[:0], unreadyArr[:0]
 	check := func(c *v1.Container) {
-		if cs := lookup(statuses, c.Name); cs == nil {
+		if cs := statuses.lookup(c.Name); cs == nil {
 			unknown = append(unknown, c.Name)
 		} else if !cs.Ready {
 			unready = append(unready, c.Name)
@@ -204,20 +214,47 @@ func ContainersReady(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerSta
 		cond.Reason = ReasonPodFailed
 		return cond
 	}
-	var msgs []string
-	if len(unknown) > 0 {
-		msgs = append(msgs, fmt.Sprintf("containers with unknown status: %s", unknown))
-	}
-	if len(unready) > 0 {
-		msgs = append(msgs, fmt.Sprintf("containers with unready status: %s", unready))
-	}
-	if len(msgs) > 0 {
+	if len(unknown) > 0 || len(unready) > 0 {
 		cond.Reason = ReasonContainersNotReady
-		cond.Message = strings.Join(msgs, ", ")
+		cond.Message = namesMessage("containers with unknown status: ", unknown, "containers with unready status: ", unready)
 		return cond
 	}
 	cond.Status = v1.ConditionTrue
 	return cond
+}
+
+// nameArr is how many names the generators collect on the stack before
+// they spill to the heap.
+const nameArr = 16
+
+// namesMessage is the kubelet's message for two lists of names: for each
+// non-empty list, its prefix and the list as fmt's %s prints a []string
+// ("[a b]"), the two joined by ", ". It allocates once (the message) for
+// a message of up to 512 bytes, twice beyond.
+func namesMessage(prefix1 string, names1 []string, prefix2 string, names2 []string) string {
+	var arr [512]byte
+	b := arr[:0]
+	if len(names1) > 0 {
+		b = appendNames(append(b, prefix1...), names1)
+	}
+	if len(names2) > 0 {
+		if len(names1) > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendNames(append(b, prefix2...), names2)
+	}
+	return string(b)
+}
+
+func appendNames(b []byte, names []string) []byte {
+	b = append(b, '[')
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, n...)
+	}
+	return append(b, ']')
 }
 
 // Ready returns the Ready condition. It mirrors GeneratePodReadyCondition
@@ -233,7 +270,12 @@ func Ready(pod *v1.Pod, prev *v1.PodStatus, conds []v1.PodCondition, statuses []
 	if pod == nil {
 		pod = &v1.Pod{}
 	}
-	cr := ContainersReady(pod, prev, statuses, phase, f)
+	return ready(pod, prev, conds, containersReady(pod, prev, statusLists{statuses}, phase, f), f)
+}
+
+// ready is Ready given the ContainersReady condition cr computed from the
+// same inputs.
+func ready(pod *v1.Pod, prev *v1.PodStatus, conds []v1.PodCondition, cr v1.PodCondition, f features.Set) v1.PodCondition {
 	cond := v1.PodCondition{
 		Type:               v1.PodReady,
 		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.PodReady, f),
@@ -242,20 +284,34 @@ func Ready(pod *v1.Pod, prev *v1.PodStatus, conds []v1.PodCondition, statuses []
 		cond.Status, cond.Reason, cond.Message = cr.Status, cr.Reason, cr.Message
 		return cond
 	}
-	var msgs []string
+	// The messages of the gates that are not ready, joined by ", ", built
+	// in one allocation up to 512 bytes.
+	var arr [512]byte
+	msg := arr[:0]
 	for _, g := range pod.Spec.ReadinessGates {
 		c := find(conds, g.ConditionType)
+		if c != nil && c.Status == v1.ConditionTrue {
+			continue
+		}
+		if len(msg) > 0 {
+			msg = append(msg, ", "...)
+		}
 		switch {
 		case c == nil:
-			msgs = append(msgs, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", string(g.ConditionType)))
+			msg = append(msg, "corresponding condition of pod readiness gate "...)
+			msg = strconv.AppendQuote(msg, string(g.ConditionType))
+			msg = append(msg, " does not exist."...)
 		case c.Status != v1.ConditionTrue:
-			msgs = append(msgs, fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", string(g.ConditionType), c.Status))
+			msg = append(msg, "the status of pod readiness gate "...)
+			msg = strconv.AppendQuote(msg, string(g.ConditionType))
+			msg = append(msg, ` is not "True", but `...)
+			msg = append(msg, c.Status...)
 		}
 	}
-	if len(msgs) > 0 {
+	if len(msg) > 0 {
 		cond.Status = v1.ConditionFalse
 		cond.Reason = ReasonReadinessGatesNotReady
-		cond.Message = strings.Join(msgs, ", ")
+		cond.Message = string(msg)
 		return cond
 	}
 	cond.Status = v1.ConditionTrue
@@ -280,6 +336,10 @@ func Ready(pod *v1.Pod, prev *v1.PodStatus, conds []v1.PodCondition, statuses []
 //     incomplete status: [b]", joined by ", ";
 //  6. otherwise True.
 func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus, phase v1.PodPhase, f features.Set) v1.PodCondition {
+	return initialized(pod, prev, statusLists{statuses}, phase, f)
+}
+
+func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1.PodPhase, f features.Set) v1.PodCondition {
 	if pod == nil {
 		pod = &v1.Pod{}
 	}
@@ -288,14 +348,15 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 		ObservedGeneration: observedGeneration(prev, pod.Generation, v1.PodInitialized, f),
 		Status:             v1.ConditionTrue,
 	}
-	if statuses == nil && len(pod.Spec.InitContainers) > 0 {
+	if statuses.isNil() && len(pod.Spec.InitContainers) > 0 {
 		cond.Status, cond.Reason = v1.ConditionFalse, ReasonUnknownContainerStatuses
 		return cond
 	}
-	unknown, incomplete := []string{}, []string{}
+	var unknownArr, incompleteArr [nameArr]string
+	unknown, incomplete := unknownArr[:0], incompleteArr[:0]
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		cs := lookup(statuses, c.Name)
+		cs := statuses.lookup(c.Name)
 		if cs == nil {
 			unknown = append(unknown, c.Name)
 			continue
@@ -314,17 +375,10 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 		cond.Reason = ReasonPodCompleted
 		return cond
 	}
-	if HasAnyRegularContainerStarted(&pod.Spec, statuses) {
+	if anyRegularContainerStarted(&pod.Spec, statuses) {
 		return cond
 	}
-	var msgs []string
-	if len(unknown) > 0 {
-		msgs = append(msgs, fmt.Sprintf("containers with unknown status: %s", unknown))
-	}
-	if len(incomplete) > 0 {
-		msgs = append(msgs, fmt.Sprintf("containers with incomplete status: %s", incomplete))
-	}
-	if len(msgs) > 0 {
+	if len(unknown) > 0 || len(incomplete) > 0 {
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && prev != nil {
 			for _, c := range prev.Conditions {
 				if c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
@@ -334,7 +388,7 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 		}
 		cond.Status = v1.ConditionFalse
 		cond.Reason = ReasonContainersNotInitialized
-		cond.Message = strings.Join(msgs, ", ")
+		cond.Message = namesMessage("containers with unknown status: ", unknown, "containers with incomplete status: ", incomplete)
 	}
 	return cond
 }
@@ -346,19 +400,23 @@ func Initialized(pod *v1.Pod, prev *v1.PodStatus, statuses []v1.ContainerStatus,
 // is the kubelet's other helper, over the runtime state's active sandbox
 // (getPhase's podHasInitialized).
 func HasAnyRegularContainerStarted(spec *v1.PodSpec, statuses []v1.ContainerStatus) bool {
-	if spec == nil || len(statuses) == 0 {
+	return anyRegularContainerStarted(spec, statusLists{statuses})
+}
+
+func anyRegularContainerStarted(spec *v1.PodSpec, statuses statusLists) bool {
+	if spec == nil {
 		return false
 	}
-	names := map[string]bool{}
-	for i := range spec.Containers {
-		names[spec.Containers[i].Name] = true
-	}
-	for i := range statuses {
-		if !names[statuses[i].Name] {
-			continue
-		}
-		if statuses[i].State.Running != nil || statuses[i].State.Terminated != nil {
-			return true
+	for _, list := range statuses {
+		for i := range list {
+			if list[i].State.Running == nil && list[i].State.Terminated == nil {
+				continue
+			}
+			for j := range spec.Containers {
+				if spec.Containers[j].Name == list[i].Name {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -440,10 +498,22 @@ func observedGeneration(prev *v1.PodStatus, gen int64, t v1.PodConditionType, f 
 	return 0
 }
 
-func lookup(statuses []v1.ContainerStatus, name string) *v1.ContainerStatus {
-	for i := range statuses {
-		if statuses[i].Name == name {
-			return &statuses[i]
+// statusLists are container statuses the kubelet passes as one list (the
+// init then the regular statuses), kept as the two lists they are in the
+// pod status so that nothing is copied.
+type statusLists [2][]v1.ContainerStatus
+
+// isNil reports whether the kubelet's single list would be nil: the first
+// list is nil and nothing is appended to it.
+func (l statusLists) isNil() bool { return l[0] == nil && len(l[1]) == 0 }
+
+// lookup returns the first status named name, or nil.
+func (l statusLists) lookup(name string) *v1.ContainerStatus {
+	for _, list := range l {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i]
+			}
 		}
 	}
 	return nil

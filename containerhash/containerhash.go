@@ -4,8 +4,8 @@
 package containerhash
 
 import (
-	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -18,41 +18,100 @@ import (
 // {"image":…,"name":…}, renders that byte slice as text with go-spew
 // (k8s.io/utils/dump.ForHash: "([]uint8)[" then each byte in decimal,
 // separated by single spaces, then "]"), and hashes the text with 32-bit
-// FNV-1a. Of writes the same bytes without go-spew. A nil container hashes
-// like one with an empty name and image.
+// FNV-1a. Of feeds the same bytes to FNV-1a one by one, escaping as
+// encoding/json does, without building the JSON or the text: it allocates
+// nothing. A nil container hashes like one with an empty name and image.
 func Of(c *v1.Container) uint64 {
 	var name, image string
 	if c != nil {
 		name, image = c.Name, c.Image
 	}
-	var buf [256]byte
-	js := buf[:0]
-	if plain(name) && plain(image) {
-		// The bytes json.Marshal writes when neither string needs escaping.
-		js = append(js, `{"image":"`...)
-		js = append(js, image...)
-		js = append(js, `","name":"`...)
-		js = append(js, name...)
-		js = append(js, `"}`...)
-	} else {
-		// encoding/json writes map keys sorted and escapes exactly as the
-		// kubelet's json.Marshal does; a map of strings cannot fail to
-		// encode.
-		js, _ = json.Marshal(map[string]string{"name": name, "image": image})
-	}
-
-	// FNV-1a over the go-spew text, fed piece by piece without building
-	// the text.
-	h := add(offset32, "([]uint8)[")
-	for i, b := range js {
-		if i > 0 {
-			h = (h ^ ' ') * prime32
-		}
-		h = add(h, decimal[b])
-	}
-	h = (h ^ ']') * prime32
-	return uint64(h)
+	// FNV-1a over the go-spew text of the JSON bytes, fed byte by byte
+	// without building either (no allocation).
+	h := spew{h: add(offset32, "([]uint8)["), first: true}
+	h.raw(`{"image":`)
+	h.quoted(image)
+	h.raw(`,"name":`)
+	h.quoted(name)
+	h.raw(`}`)
+	return uint64((h.h ^ ']') * prime32)
 }
+
+// spew is FNV-1a over go-spew's text of a byte slice: each byte in
+// decimal, separated by single spaces.
+type spew struct {
+	h     uint32
+	first bool
+}
+
+// byte hashes one byte of the slice.
+func (s *spew) byte(b byte) {
+	if !s.first {
+		s.h = (s.h ^ ' ') * prime32
+	}
+	s.first = false
+	s.h = add(s.h, decimal[b])
+}
+
+// raw hashes the bytes of t.
+func (s *spew) raw(t string) {
+	for i := 0; i < len(t); i++ {
+		s.byte(t[i])
+	}
+}
+
+// quoted hashes the bytes encoding/json writes for the string t (json.Marshal
+// escapes HTML characters): between quotes, t unchanged when plain says so,
+// else with encoding/json's escapes (appendString in encoding/json/encode.go).
+func (s *spew) quoted(t string) {
+	s.byte('"')
+	if plain(t) {
+		s.raw(t)
+		s.byte('"')
+		return
+	}
+	for i := 0; i < len(t); {
+		if b := t[i]; b < utf8.RuneSelf {
+			switch {
+			case b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&':
+				s.byte(b)
+			case b == '\\' || b == '"':
+				s.byte('\\')
+				s.byte(b)
+			case b == '\b':
+				s.raw(`\b`)
+			case b == '\f':
+				s.raw(`\f`)
+			case b == '\n':
+				s.raw(`\n`)
+			case b == '\r':
+				s.raw(`\r`)
+			case b == '\t':
+				s.raw(`\t`)
+			default:
+				s.raw(`\u00`)
+				s.byte(hex[b>>4])
+				s.byte(hex[b&0xF])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(t[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			s.raw(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			s.raw(`\u202`)
+			s.byte(hex[r&0xF])
+		default:
+			s.raw(t[i : i+size])
+		}
+		i += size
+	}
+	s.byte('"')
+}
+
+const hex = "0123456789abcdef"
 
 // decimal holds the decimal text of every byte value.
 var decimal = func() (d [256]string) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"hash/fnv"
 	"strconv"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -57,6 +58,52 @@ func TestPlainPathMatchesJSON(t *testing.T) {
 		c := &v1.Container{Name: s, Image: s}
 		if got, want := Of(c), slowOf(c); got != want {
 			t.Errorf("%q: %#x, want %#x", s, got, want)
+		}
+	}
+}
+
+// Every byte value, every escaped rune, invalid UTF-8 and long strings
+// hash as encoding/json plus go-spew do.
+func TestOfMatchesJSONEveryByte(t *testing.T) {
+	var inputs []string
+	for b := 0; b < 256; b++ {
+		inputs = append(inputs, string([]byte{byte(b)}), "x"+string([]byte{byte(b)})+"y")
+	}
+	inputs = append(inputs, "\u2028\u2029", "a\u2029b", "\xe2\x80", "\xf0\x9f\x98\x80", "é<>&\x00\b\f\n\r\t\x1f\x7f",
+		strings.Repeat("registry.example/odd-", 40), strings.Repeat("<&>", 200))
+	for _, s := range inputs {
+		for _, c := range []*v1.Container{{Name: s, Image: "img"}, {Name: "app", Image: s}, {Name: s, Image: s}} {
+			if got, want := Of(c), slowOf(c); got != want {
+				t.Errorf("Of(%q, %q) = %#x, want %#x", c.Name, c.Image, got, want)
+			}
+		}
+	}
+}
+
+// FuzzOf: Of agrees with encoding/json plus go-spew text plus FNV-1a on any
+// name and image.
+func FuzzOf(f *testing.F) {
+	f.Add("app", "busybox:1.36")
+	f.Add("a<b", "img&x\u2028\xff\x01")
+	f.Fuzz(func(t *testing.T, name, image string) {
+		c := &v1.Container{Name: name, Image: image}
+		if got, want := Of(c), slowOf(c); got != want {
+			t.Fatalf("Of(%q, %q) = %#x, want %#x", name, image, got, want)
+		}
+	})
+}
+
+// Of allocates nothing, whatever the strings (the hot path of
+// computePodActions hashes every running container).
+func TestOfAllocatesNothing(t *testing.T) {
+	for _, c := range []*v1.Container{
+		nil,
+		{Name: "app", Image: "registry.k8s.io/pause:3.10"},
+		{Name: "a<b", Image: "img&x\u2028\xff\x01"},
+		{Name: strings.Repeat("n", 300), Image: strings.Repeat("<", 300)},
+	} {
+		if n := testing.AllocsPerRun(100, func() { Of(c) }); n != 0 {
+			t.Errorf("Of(%v) allocates %v times per call, want 0", c, n)
 		}
 	}
 }

@@ -125,11 +125,36 @@ func Default(g Gate) bool {
 	return false
 }
 
+// index returns g's position in gates, or -1. Every decision asks Enabled
+// on its hot path, so this is a switch (the compiler dispatches on the
+// length first) rather than a scan of the table; TestIndexMatchesTable keeps
+// the two in step.
 func index(g Gate) int {
-	for i := range gates {
-		if gates[i].g == g {
-			return i
-		}
+	switch g {
+	case ContainerRestartRules:
+		return 0
+	case RestartAllContainersOnContainerExits:
+		return 1
+	case ReduceDefaultCrashLoopBackOffDecay:
+		return 2
+	case KubeletCrashLoopBackOffMax:
+		return 3
+	case InPlacePodVerticalScaling:
+		return 4
+	case InPlacePodLevelResourcesVerticalScaling:
+		return 5
+	case InPlacePodVerticalScalingInitContainers:
+		return 6
+	case InPlacePodVerticalScalingMemoryBackedVolumes:
+		return 7
+	case PodLevelResources:
+		return 8
+	case ChangeContainerStatusOnKubeletRestart:
+		return 9
+	case PodReadyToStartContainersCondition:
+		return 10
+	case PodObservedGenerationTracking:
+		return 11
 	}
 	return -1
 }

@@ -110,3 +110,55 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// index is a switch for speed; it must give each gate its place in the
+// table, and -1 for anything else.
+func TestIndexMatchesTable(t *testing.T) {
+	for i, e := range gates {
+		if got := index(e.g); got != i {
+			t.Errorf("index(%s) = %d, want %d", e.g, got, i)
+		}
+	}
+	for _, g := range []Gate{"", "NoSuchGate", "containerRestartRules", ContainerRestartRules + " "} {
+		if got := index(g); got != -1 {
+			t.Errorf("index(%q) = %d, want -1", g, got)
+		}
+	}
+}
+
+// Enabled, With and the zero Set allocate nothing.
+func TestEnabledAllocatesNothing(t *testing.T) {
+	var s Set
+	if n := testing.AllocsPerRun(100, func() {
+		for _, e := range gates {
+			s.Enabled(e.g)
+			s, _ = s.With(e.g, !s.Enabled(e.g))
+		}
+	}); n != 0 {
+		t.Errorf("Enabled and With allocate %v times per round, want 0", n)
+	}
+}
+
+func BenchmarkEnabled(b *testing.B) {
+	s, _ := V1_37().With(ReduceDefaultCrashLoopBackOffDecay, true)
+	n := 0
+	for b.Loop() {
+		for _, e := range gates {
+			if s.Enabled(e.g) {
+				n++
+			}
+		}
+	}
+	_ = n
+}
+
+func BenchmarkEnabledOne(b *testing.B) {
+	var s Set
+	n := 0
+	for b.Loop() {
+		if s.Enabled(RestartAllContainersOnContainerExits) {
+			n++
+		}
+	}
+	_ = n
+}

@@ -135,9 +135,12 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	if pod == nil {
 		pod = &v1.Pod{}
 	}
-	var info []v1.ContainerStatus
+	// The kubelet appends the init statuses to the regular ones and
+	// searches the result; lookup searches the two lists in that order
+	// instead of copying them.
+	var info statusLists
 	if status != nil {
-		info = append(append(info, status.ContainerStatuses...), status.InitContainerStatuses...)
+		info = statusLists{status.ContainerStatuses, status.InitContainerStatuses}
 	}
 	f := opts.Features
 	spec := &pod.Spec
@@ -317,12 +320,21 @@ func HasAnyActiveRegularContainerStarted(pod *v1.Pod, st *runtimestate.Pod) bool
 	if pod == nil || st == nil {
 		return false
 	}
-	names := map[string]bool{}
-	for i := range pod.Spec.Containers {
-		names[pod.Spec.Containers[i].Name] = true
+	sb := st.ActiveSandbox()
+	if sb == nil {
+		return false
 	}
-	for _, c := range st.ActiveContainers() {
-		if names[c.Name] {
+	for i := range st.Containers {
+		if c := &st.Containers[i]; c.SandboxID == sb.ID && isRegular(&pod.Spec, c.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+func isRegular(spec *v1.PodSpec, name string) bool {
+	for i := range spec.Containers {
+		if spec.Containers[i].Name == name {
 			return true
 		}
 	}
@@ -345,10 +357,16 @@ func IsStaticPod(pod *v1.Pod) bool {
 	return ok && src != "api"
 }
 
-func lookup(info []v1.ContainerStatus, name string) (*v1.ContainerStatus, bool) {
-	for i := range info {
-		if info[i].Name == name {
-			return &info[i], true
+// statusLists are the regular then the init container statuses, searched
+// in that order.
+type statusLists [2][]v1.ContainerStatus
+
+func lookup(info statusLists, name string) (*v1.ContainerStatus, bool) {
+	for _, list := range info {
+		for i := range list {
+			if list[i].Name == name {
+				return &list[i], true
+			}
 		}
 	}
 	return nil, false

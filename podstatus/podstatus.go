@@ -207,6 +207,19 @@ func describeBool(p *bool) string {
 // A nil pod gives a zero Result; a nil st is a runtime that reports no
 // sandbox and no container. The result shares no memory with the
 // arguments.
+//
+// Allocations: since the status is the caller's to keep and change, every
+// pointer, slice and map in it is new memory, and Compute allocates that
+// and next to nothing else. Per container: its status's state objects
+// (current and last), container ID text, Started, volume-mount statuses
+// and, for an instance, the resources the kubelet reports; per pod: one
+// slice per status list, the conditions list and the messages of
+// Initialized, ContainersReady and the readiness gates, the pod and host IP
+// lists and the IP text. Neither the pod, the runtime state nor the cached
+// status is copied (the steps never write to them). On podgen's status
+// cases that is about 10 plus 6 per container (33 for 5 containers;
+// TestAllocationBudget holds it under 20 plus 10 per container); the
+// kubelet's generateAPIPodStatus allocates several times as much.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	if pod == nil {
 		return Result{}
@@ -214,12 +227,11 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	if st == nil {
 		st = &runtimestate.Pod{}
 	}
-	pod = pod.DeepCopy()
-	st = st.DeepCopy()
-	var cached *v1.PodStatus
-	if opts.Cached != nil {
-		cached = opts.Cached.DeepCopy()
-	}
+	// Nothing of pod, st or opts is written to, and every step returns
+	// memory of its own (apistatus copies what would point into the
+	// previous status; conditions are copied by value, their strings and
+	// times being immutable), so nothing is copied up front.
+	cached := opts.Cached
 	f := opts.Features
 	runtimeType := opts.RuntimeType
 	if runtimeType == "" {

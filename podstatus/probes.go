@@ -29,11 +29,12 @@ type prober struct {
 // type and ID); a ContainerID it cannot parse, or of another runtime type,
 // has none.
 func (p *prober) result(containerID string, kind func(Probes) ProbeResult) (ProbeResult, bool) {
-	parts := strings.Split(strings.Trim(containerID, `"`), "://")
-	if len(parts) != 2 || parts[0] != p.runtimeType {
+	// strings.Split into exactly two parts, without the slice.
+	typ, id, ok := strings.Cut(strings.Trim(containerID, `"`), "://")
+	if !ok || strings.Contains(id, "://") || typ != p.runtimeType {
 		return NoResult, false
 	}
-	pr, ok := p.opts.Probes[parts[1]]
+	pr, ok := p.opts.Probes[id]
 	if !ok || kind(pr) == NoResult {
 		return NoResult, false
 	}

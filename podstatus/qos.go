@@ -22,16 +22,17 @@ func podQOS(pod *v1.Pod, f features.Set) v1.PodQOSClass {
 		return requirementsQOS(pod.Spec.Resources)
 	}
 	var q v1.PodQOSClass
-	all := append(append([]v1.Container(nil), pod.Spec.InitContainers...), pod.Spec.Containers...)
-	for i := range all {
-		cq := requirementsQOS(&all[i].Resources)
-		switch {
-		case cq == v1.PodQOSBurstable:
-			return cq
-		case q == "":
-			q = cq
-		case q != cq:
-			return v1.PodQOSBurstable
+	for _, list := range [2][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for i := range list {
+			cq := requirementsQOS(&list[i].Resources)
+			switch {
+			case cq == v1.PodQOSBurstable:
+				return cq
+			case q == "":
+				q = cq
+			case q != cq:
+				return v1.PodQOSBurstable
+			}
 		}
 	}
 	if q == "" {

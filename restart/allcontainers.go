@@ -25,16 +25,10 @@ func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodS
 	if pod == nil {
 		return false
 	}
-	prevByName := map[string]*v1.ContainerStatus{}
 	if prev != nil {
 		for _, c := range prev.Conditions {
 			if c.Type == v1.AllContainersRestarting && c.Status == v1.ConditionTrue {
 				return true
-			}
-		}
-		for _, list := range [][]v1.ContainerStatus{prev.InitContainerStatuses, prev.ContainerStatuses} {
-			for i := range list {
-				prevByName[list[i].Name] = &list[i]
 			}
 		}
 	}
@@ -56,12 +50,29 @@ func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodS
 					return true
 				}
 			}
-			if s, ok := prevByName[c.Name]; ok && s.State.Terminated != nil && firesOn(c, s.State.Terminated.ExitCode) {
+			if s := lastStatus(prev, c.Name); s != nil && s.State.Terminated != nil && firesOn(c, s.State.Terminated.ExitCode) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// lastStatus is the status named name that the kubelet's map of prev's
+// init then regular statuses by name holds: the last one with that name.
+// nil when there is none or prev is nil.
+func lastStatus(prev *v1.PodStatus, name string) *v1.ContainerStatus {
+	if prev == nil {
+		return nil
+	}
+	for _, list := range [2][]v1.ContainerStatus{prev.ContainerStatuses, prev.InitContainerStatuses} {
+		for i := len(list) - 1; i >= 0; i-- {
+			if list[i].Name == name {
+				return &list[i]
+			}
+		}
+	}
+	return nil
 }
 
 // AllContainersRestartCleanedUp reports whether the runtime holds no

@@ -201,12 +201,97 @@ func (cfg BackOffConfig) Decide(pod *v1.Pod, c *v1.Container, st *runtimestate.P
 			Until:   ts.Add(entry.Delay),
 			Delay:   entry.Delay,
 			Reason:  "CrashLoopBackOff",
-			Message: fmt.Sprintf("back-off %s restarting failed container=%s pod=%s_%s(%s)", entry.Delay, c.Name, pod.Name, pod.Namespace, pod.UID),
+			Message: backOffText(entry.Delay, c.Name, pod.Name, pod.Namespace, string(pod.UID)),
 			Entry:   entry,
 		}
 	}
 	next := cfg.Next(entry, ts, now)
 	return StartDecision{Start: true, Delay: next.Delay, Entry: next}
+}
+
+// backOffText is the kubelet's message
+// fmt.Sprintf("back-off %s restarting failed container=%s pod=%s", delay,
+// name, format.Pod(pod)), format.Pod being "name_namespace(uid)", built in
+// one allocation: the message is all that Decide allocates.
+func backOffText(delay time.Duration, container, name, namespace, uid string) string {
+	var d [40]byte
+	ds := appendDuration(d[:0], delay)
+	const (
+		p1 = "back-off "
+		p2 = " restarting failed container="
+		p3 = " pod="
+	)
+	var b strings.Builder
+	b.Grow(len(p1) + len(ds) + len(p2) + len(container) + len(p3) + len(name) + 1 + len(namespace) + 1 + len(uid) + 1)
+	b.WriteString(p1)
+	b.Write(ds)
+	b.WriteString(p2)
+	b.WriteString(container)
+	b.WriteString(p3)
+	b.WriteString(name)
+	b.WriteByte('_')
+	b.WriteString(namespace)
+	b.WriteByte('(')
+	b.WriteString(uid)
+	b.WriteByte(')')
+	return b.String()
+}
+
+// appendDuration appends d as time.Duration.String writes it ("1h2m3.5s",
+// "1.5ms", "0s"), without allocating. TestAppendDuration compares the two.
+func appendDuration(b []byte, d time.Duration) []byte {
+	if d == 0 {
+		return append(b, "0s"...)
+	}
+	u := uint64(d)
+	if d < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	switch {
+	case u < uint64(time.Microsecond):
+		return append(strconv.AppendUint(b, u, 10), "ns"...)
+	case u < uint64(time.Millisecond):
+		return append(appendDecimal(b, u, 3), "µs"...)
+	case u < uint64(time.Second):
+		return append(appendDecimal(b, u, 6), "ms"...)
+	}
+	h := u / uint64(time.Hour)
+	u -= h * uint64(time.Hour)
+	m := u / uint64(time.Minute)
+	u -= m * uint64(time.Minute)
+	if h > 0 {
+		b = append(strconv.AppendUint(b, h, 10), 'h')
+	}
+	if h > 0 || m > 0 {
+		b = append(strconv.AppendUint(b, m, 10), 'm')
+	}
+	return append(appendDecimal(b, u, 9), 's')
+}
+
+// appendDecimal appends u / 10^prec with its fraction, trailing zeros
+// (and a fraction of zero) left out.
+func appendDecimal(b []byte, u uint64, prec int) []byte {
+	div := uint64(1)
+	for range prec {
+		div *= 10
+	}
+	b = strconv.AppendUint(b, u/div, 10)
+	frac := u % div
+	if frac == 0 {
+		return b
+	}
+	for frac%10 == 0 {
+		frac /= 10
+		prec--
+	}
+	b = append(b, '.')
+	var digits [20]byte
+	n := strconv.AppendUint(digits[:0], frac, 10)
+	for range prec - len(n) {
+		b = append(b, '0')
+	}
+	return append(b, n...)
 }
 
 // Restart is one restart in a container's history: the kubelet started a

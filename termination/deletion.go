@@ -28,22 +28,49 @@ const MirrorPodAnnotation = "kubernetes.io/config.mirror"
 // keeps the object until they are removed. A nil pod gives false.
 func CanBeDeleted(pod *v1.Pod, podIsFinished bool, f features.Set) bool {
 	_ = f
-	return apiBlocker(pod) == "" && podIsFinished
+	return podIsFinished && apiCheck(pod) == apiOK
+}
+
+// apiVerdict is the outcome of canBeDeleted's checks of the API object.
+type apiVerdict int
+
+const (
+	apiOK apiVerdict = iota
+	apiNoPod
+	apiNotDeleted
+	apiMirror
+	apiNotTerminal
+)
+
+// apiCheck runs canBeDeleted's checks of the API object (steps 1 and 2)
+// without building any text, so that CanBeDeleted allocates nothing.
+func apiCheck(pod *v1.Pod) apiVerdict {
+	switch {
+	case pod == nil:
+		return apiNoPod
+	case pod.DeletionTimestamp == nil:
+		return apiNotDeleted
+	}
+	if _, mirror := pod.Annotations[MirrorPodAnnotation]; mirror {
+		return apiMirror
+	}
+	if pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
+		return apiNotTerminal
+	}
+	return apiOK
 }
 
 // apiBlocker returns why canBeDeleted's checks of the API object (steps 1
 // and 2) say no, or "" when they pass.
 func apiBlocker(pod *v1.Pod) string {
-	switch {
-	case pod == nil:
+	switch apiCheck(pod) {
+	case apiNoPod:
 		return "no pod"
-	case pod.DeletionTimestamp == nil:
+	case apiNotDeleted:
 		return "the pod has no deletionTimestamp (nobody asked to delete it)"
-	}
-	if _, mirror := pod.Annotations[MirrorPodAnnotation]; mirror {
+	case apiMirror:
 		return "a mirror pod: the kubelet never deletes it this way"
-	}
-	if pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
+	case apiNotTerminal:
 		return fmt.Sprintf("the API status phase is %q, not Succeeded or Failed: the kubelet has not written a terminal status yet", pod.Status.Phase)
 	}
 	return ""

@@ -29,9 +29,6 @@ type Ordering struct {
 	// in the order it waits for them: the regular containers, then the
 	// later sidecar. Containers not in the map do not wait.
 	WaitsFor map[string][]int
-	// current maps a name to the index of the signal containerTerminated
-	// gives for it (the last one created under that name).
-	current map[string]int
 }
 
 // Signal is one container's "stopped" signal.
@@ -54,20 +51,15 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 	if !HasSidecars(pod) {
 		return nil
 	}
-	isRunning := make(map[string]bool, len(running))
-	for _, n := range running {
-		isRunning[n] = true
+	nSignals := len(pod.Spec.Containers) + len(pod.Spec.InitContainers)
+	o := &Ordering{Signals: make([]Signal, 0, nSignals), WaitsFor: map[string][]int{}}
+	add := func(name string) {
+		o.Signals = append(o.Signals, Signal{Name: name, Given: !contains(running, name)})
 	}
-	o := &Ordering{WaitsFor: map[string][]int{}, current: map[string]int{}}
-	add := func(name string) int {
-		o.Signals = append(o.Signals, Signal{Name: name, Given: !isRunning[name]})
-		i := len(o.Signals) - 1
-		o.current[name] = i
-		return i
-	}
-	var regular []int
-	for _, c := range pod.Spec.Containers {
-		regular = append(regular, add(c.Name))
+	// The regular containers' signals are the first ones.
+	nRegular := len(pod.Spec.Containers)
+	for i := range pod.Spec.Containers {
+		add(pod.Spec.Containers[i].Name)
 	}
 	later := ""
 	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
@@ -76,13 +68,30 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 		if !restart.IsSidecar(ic) {
 			continue
 		}
-		o.WaitsFor[ic.Name] = append(o.WaitsFor[ic.Name], regular...)
-		if later != "" {
-			o.WaitsFor[ic.Name] = append(o.WaitsFor[ic.Name], o.current[later])
+		waits := o.WaitsFor[ic.Name]
+		if waits == nil {
+			waits = make([]int, 0, nRegular+1)
 		}
+		for j := range nRegular {
+			waits = append(waits, j)
+		}
+		if later != "" {
+			j, _ := o.SignalOf(later)
+			waits = append(waits, j)
+		}
+		o.WaitsFor[ic.Name] = waits
 		later = ic.Name
 	}
 	return o
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // SignalOf returns the index in Signals that the kubelet gives when the
@@ -93,8 +102,12 @@ func (o *Ordering) SignalOf(name string) (int, bool) {
 	if o == nil {
 		return 0, false
 	}
-	i, ok := o.current[name]
-	return i, ok
+	for i := len(o.Signals) - 1; i >= 0; i-- {
+		if o.Signals[i].Name == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // WaitNames returns the names of the containers name waits for, in order.

@@ -1,0 +1,66 @@
+package termination_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+)
+
+// Allocation budgets (issue 13): canBeDeleted and the grace arithmetic
+// allocate nothing; NewOrdering allocates its result: the Ordering, its
+// Signals, the WaitsFor map (two: the map and its first group) and one
+// slice per sidecar name. Allocation counts do not depend on the machine,
+// so they are checked exactly.
+func TestAllocationBudgets(t *testing.T) {
+	gen := podgen.Cases(podgen.CaseOptions{})
+	grace := int64(30)
+	for i := range 300 {
+		c := gen.Example(i)
+		pod, f := c.Pod, c.Features
+		var running []string
+		for _, in := range c.State.Containers {
+			running = append(running, in.Name)
+		}
+		for _, b := range []struct {
+			name string
+			max  float64
+			run  func()
+		}{
+			{"CanBeDeleted", 0, func() {
+				termination.CanBeDeleted(pod, true, f)
+				termination.CanBeDeleted(pod, false, f)
+			}},
+			{"ContainerGracePeriod, StopTimeout, EffectiveGracePeriod, EvictionGracePeriod, HasSidecars", 0, func() {
+				for j := range pod.Spec.Containers {
+					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], termination.ReasonLivenessProbe, f)
+					termination.StopTimeout(g, nil, true, 3*time.Second, true, 5*time.Second, f)
+					termination.StopTimeout(g, &grace, false, 0, false, 0, f)
+				}
+				termination.EffectiveGracePeriod(0, pod, nil, f)
+				termination.EffectiveGracePeriod(30, pod, &grace, f)
+				termination.EvictionGracePeriod(pod, false, 60, f)
+				termination.HasSidecars(pod)
+			}},
+		} {
+			if n := testing.AllocsPerRun(3, b.run); n > b.max {
+				t.Errorf("case %d: %s allocates %v times per call, budget %v", i, b.name, n, b.max)
+			}
+		}
+		sidecars := map[string]bool{}
+		for j := range pod.Spec.InitContainers {
+			if restart.IsSidecar(&pod.Spec.InitContainers[j]) {
+				sidecars[pod.Spec.InitContainers[j].Name] = true
+			}
+		}
+		budget := 0.0
+		if len(sidecars) > 0 {
+			budget = float64(4 + len(sidecars))
+		}
+		if n := testing.AllocsPerRun(3, func() { termination.NewOrdering(pod, running, f) }); n > budget {
+			t.Errorf("case %d: NewOrdering allocates %v times, budget %v (%d sidecars)", i, n, budget, len(sidecars))
+		}
+	}
+}
