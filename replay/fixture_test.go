@@ -1,9 +1,6 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,25 +8,22 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/captured"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// The fixture format written by ../capture (see capture/main.go).
+// The fixture format written by ../capture: package captured, one
+// definition for both. fixture wraps it for this package's helpers.
 
-type observation struct {
-	Time    time.Time         `json:"time"`
-	Until   time.Time         `json:"until"`
-	Status  *v1.PodStatus     `json:"status,omitempty"`
-	Runtime *runtimestate.Pod `json:"runtime"`
-	// API is the API server's object, in fixtures captured with an API
-	// server.
-	API *apiObject `json:"api,omitempty"`
-	// Pod is the pod at this step when its spec differs from the
-	// fixture's pod (an ephemeral container was added).
-	Pod *v1.Pod `json:"pod,omitempty"`
-}
+type (
+	observation = captured.Observation
+	apiObject   = captured.APIObject
+	event       = captured.Event
+	criCall     = captured.CRICall
+)
+
+type fixture struct{ captured.Fixture }
 
 // podAt returns the pod as the kubelet held it at observation o.
 func (f *fixture) podAt(o observation) *v1.Pod {
@@ -37,47 +31,6 @@ func (f *fixture) podAt(o observation) *v1.Pod {
 		return o.Pod
 	}
 	return f.Pod
-}
-
-type apiObject struct {
-	ResourceVersion            string       `json:"resourceVersion"`
-	DeletionTimestamp          *metav1.Time `json:"deletionTimestamp,omitempty"`
-	DeletionGracePeriodSeconds *int64       `json:"deletionGracePeriodSeconds,omitempty"`
-	Finalizers                 []string     `json:"finalizers,omitempty"`
-	Status                     v1.PodStatus `json:"status"`
-	Gone                       bool         `json:"gone,omitempty"`
-}
-
-type event struct {
-	Time time.Time `json:"time"`
-	What string    `json:"what"`
-}
-
-type criCall struct {
-	Time     time.Time `json:"time"`
-	Done     time.Time `json:"done"`
-	Method   string    `json:"method"`
-	PodUID   string    `json:"podUID,omitempty"`
-	Name     string    `json:"name,omitempty"`
-	Attempt  uint32    `json:"attempt,omitempty"`
-	Sandbox  string    `json:"sandboxID,omitempty"`
-	ID       string    `json:"containerID,omitempty"`
-	Timeout  *int64    `json:"timeoutSeconds,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	Response string    `json:"responseID,omitempty"`
-	Cmd      []string  `json:"cmd,omitempty"`
-}
-
-type fixture struct {
-	Scenario     string            `json:"scenario"`
-	Description  string            `json:"description"`
-	Facts        []string          `json:"facts,omitempty"`
-	Environment  map[string]string `json:"environment"`
-	Pod          *v1.Pod           `json:"pod"`
-	Events       []event           `json:"events"`
-	Observations []observation     `json:"observations"`
-	CRICalls     []criCall         `json:"criCalls"`
-	KubeletLog   []string          `json:"kubeletLog,omitempty"`
 }
 
 // removedAt is when the harness removed the pod's manifest or deleted it
@@ -130,20 +83,11 @@ func loadFixtures(t *testing.T) []*fixture {
 	sort.Strings(paths)
 	var out []*fixture
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		cf, err := captured.Load(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		var f fixture
-		if err := dec.Decode(&f); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		if f.Pod == nil || len(f.Observations) == 0 {
-			t.Fatalf("%s: no pod or no observations", p)
-		}
-		out = append(out, &f)
+		out = append(out, &fixture{*cf})
 	}
 	return out
 }
