@@ -331,6 +331,7 @@ func (st *state) event(name, what string) {
 }
 
 func scenarioRun(work, sock string, rt cri.RuntimeServiceClient, st *state, s Scenario) {
+	time.Sleep(s.StartAfter)
 	manifest := filepath.Join(work, "manifests", s.Name+".json")
 	b, _ := json.MarshalIndent(s.Pod, "", " ")
 	t0 := time.Now()

@@ -21,6 +21,10 @@ type Scenario struct {
 	// RemoveAfter is when the manifest is removed (the kubelet then
 	// terminates the pod with its grace period).
 	RemoveAfter time.Duration
+	// StartAfter delays the whole scenario from the start of the run (so
+	// that a kubelet restart comes after the other scenarios of the run
+	// ended).
+	StartAfter time.Duration
 }
 
 // Action is something the harness does to the runtime by hand.
@@ -262,9 +266,18 @@ func round2() []Scenario {
 	return out
 }
 
-// restartScenarios are run alone (-only restart-running,restart-crashloop):
-// restarting the kubelet touches every pod of the run.
+// restartScenarios run only when named (-only ...,restart-running,
+// restart-crashloop): restarting the kubelet touches every pod of the run,
+// so they start 13 min 30 s into the run, after crashloop-long's removal.
 func restartScenarios() []Scenario {
+	out := restartScenarioList()
+	for i := range out {
+		out[i].StartAfter = 13*time.Minute + 30*time.Second
+	}
+	return out
+}
+
+func restartScenarioList() []Scenario {
 	return []Scenario{
 		{
 			Name:        "restart-running",
