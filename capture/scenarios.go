@@ -214,10 +214,10 @@ func round2() []Scenario {
 	var out []Scenario
 	out = append(out, Scenario{
 		Name:        "crashloop-long",
-		Description: "app runs `sleep 1; exit 1` under restartPolicy Always, watched 13 min so the 5-minute back-off cap shows",
+		Description: "app runs `sleep 1; exit 1` under restartPolicy Always, watched 12 min 30 s so the 5-minute back-off cap shows",
 		Facts:       []string{"16"},
 		Pod:         pod("crashloop-long", v1.RestartPolicyAlways, 2, nil, ctr("app", "sleep 1; exit 1")),
-		RemoveAfter: 13 * time.Minute,
+		RemoveAfter: 12*time.Minute + 30*time.Second,
 	})
 	for _, pol := range []v1.RestartPolicy{v1.RestartPolicyOnFailure, v1.RestartPolicyAlways} {
 		name := "oom-" + strings.ToLower(string(pol))
@@ -268,11 +268,11 @@ func round2() []Scenario {
 
 // restartScenarios run only when named (-only ...,restart-running,
 // restart-crashloop): restarting the kubelet touches every pod of the run,
-// so they start 13 min 30 s into the run, after crashloop-long's removal.
+// so they start 12 min 45 s into the run, after crashloop-long's removal.
 func restartScenarios() []Scenario {
 	out := restartScenarioList()
 	for i := range out {
-		out[i].StartAfter = 13*time.Minute + 30*time.Second
+		out[i].StartAfter = 12*time.Minute + 45*time.Second
 	}
 	return out
 }

@@ -181,3 +181,29 @@ func (f *fixture) backOffAt(name string) []time.Time {
 	}
 	return out
 }
+
+// imageFailureAt returns the times at which the kubelet logged a sync that
+// did not start name because its image could not be had (ErrImagePull,
+// ImagePullBackOff, ErrImageNeverPull, ...: the image manager's errors;
+// podactions decides the start, the image manager refuses it).
+func (f *fixture) imageFailureAt(name string) []time.Time {
+	var out []time.Time
+	for _, l := range f.KubeletLog {
+		if m := syncErr.FindStringSubmatch(l); m != nil && m[2] == name && imageFailure(m[3]) {
+			if at, ok := f.logTime(m[1]); ok {
+				out = append(out, at)
+			}
+		}
+	}
+	return out
+}
+
+// imageFailure says whether reason is one of the image manager's
+// (pkg/kubelet/images/types.go).
+func imageFailure(reason string) bool {
+	switch reason {
+	case "ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "ErrImageInspect":
+		return true
+	}
+	return false
+}
