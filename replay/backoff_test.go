@@ -25,6 +25,9 @@ const syncSlack = 3 * time.Second
 func TestReplayBackOff(t *testing.T) {
 	cases := []struct{ scenario, container string }{
 		{"crashloop", "app"},
+		{"crashloop-long", "app"},
+		{"oom-always", "app"},
+		{"oom-onfailure", "app"},
 		{"onfailure-init", "prepare"},
 		{"sidecar-crash", "sidecar"},
 	}

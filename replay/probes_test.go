@@ -173,8 +173,8 @@ func loggedMessage(msg string) bool { return strings.Contains(msg, "will be rest
 func (f *fixture) backOffAt(name string) []time.Time {
 	var out []time.Time
 	for _, l := range f.KubeletLog {
-		if m := syncErr.FindStringSubmatch(l); m != nil && m[2] == name && m[3] == "CrashLoopBackOff" {
-			if at, ok := f.logTime(m[1]); ok {
+		if m, ok := parseSyncErr(l); ok && m.name == name && m.reason == "CrashLoopBackOff" {
+			if at, ok := f.logTime(m.clock); ok {
 				out = append(out, at)
 			}
 		}
@@ -189,8 +189,8 @@ func (f *fixture) backOffAt(name string) []time.Time {
 func (f *fixture) imageFailureAt(name string) []time.Time {
 	var out []time.Time
 	for _, l := range f.KubeletLog {
-		if m := syncErr.FindStringSubmatch(l); m != nil && m[2] == name && imageFailure(m[3]) {
-			if at, ok := f.logTime(m[1]); ok {
+		if m, ok := parseSyncErr(l); ok && m.name == name && imageFailure(m.reason) {
+			if at, ok := f.logTime(m.clock); ok {
 				out = append(out, at)
 			}
 		}

@@ -44,7 +44,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 	},
 	// `sleep 1; exit 1`
 	"crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
-	// `sleep 1; exit 1`, watched 13 minutes.
+	// `sleep 1; exit 1`, watched 12 min 30 s.
 	"crashloop-long": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
