@@ -82,7 +82,7 @@ func startControlPlane(work, etcdBin, apiBin string) (etcd, api *proc, kubeconfi
 	if err := writeFile(filepath.Join(pki, "tokens.csv"), apiToken+",admin,admin,\"system:masters\"\n"); err != nil {
 		return nil, nil, "", err
 	}
-	etcd, err = start("etcd", filepath.Join(work, "logs", "etcd.log"), etcdBin, "-data-dir", filepath.Join(work, "etcd"))
+	etcd, err = start("etcd", filepath.Join(work, "logs", "etcd.log"), etcdBin, "-data-dir", filepath.Join(work, "etcd-data"))
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -668,7 +668,7 @@ func cleanup(work, sock string, cd, kl *proc, proxy *grpc.Server, etcd, apiserve
 			log.Printf("ip link del %s: %v: %s", cniBridge, err, o)
 		}
 	}
-	for _, d := range []string{"containerd", "kubelet-root", "etcd", "pki", "cni-ipam"} {
+	for _, d := range []string{"containerd", "kubelet-root", "etcd-data", "pki", "cni-ipam"} {
 		if err := os.RemoveAll(filepath.Join(work, d)); err != nil {
 			log.Printf("remove %s: %v", d, err)
 		}

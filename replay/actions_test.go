@@ -79,7 +79,7 @@ func TestReplayActions(t *testing.T) {
 			if err != nil {
 				t.Fatalf("probe results: %v", err)
 			}
-			removed := f.removedAt()
+			removed := f.terminatingAt()
 			var calls []criCall
 			for _, c := range f.CRICalls {
 				if !removed.IsZero() && !c.Time.Before(removed) {

@@ -44,6 +44,31 @@ func (f *fixture) removedAt() time.Time {
 	return time.Time{}
 }
 
+// terminatingAt is when the pod's termination began: its removal
+// (removedAt) or, when earlier, the moment its activeDeadlineSeconds ran
+// out (status.startTime, whole seconds as the kubelet stores it, plus the
+// deadline). From then on the kubelet no longer runs SyncPod
+// (computePodActions) but the pod worker's termination: the active
+// deadline handler makes the pod Failed (DeadlineExceeded) and
+// SyncTerminatingPod kills it with its grace period, like a removal.
+func (f *fixture) terminatingAt() time.Time {
+	r := f.removedAt()
+	ads := f.Pod.Spec.ActiveDeadlineSeconds
+	if ads == nil {
+		return r
+	}
+	for _, o := range f.Observations {
+		if o.Status != nil && o.Status.StartTime != nil {
+			d := o.Status.StartTime.Time.Add(time.Duration(*ads) * time.Second)
+			if r.IsZero() || d.Before(r) {
+				return d
+			}
+			return r
+		}
+	}
+	return r
+}
+
 // containerSpec returns the spec of the container named name, in any list.
 func (f *fixture) containerSpec(name string) *v1.Container {
 	for i := range f.Pod.Spec.InitContainers {
