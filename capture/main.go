@@ -444,7 +444,7 @@ func observe(rt cri.RuntimeServiceClient, st *state, stop chan struct{}) {
 			if p != nil {
 				ja, _ := json.Marshal(p.Spec)
 				jb, _ := json.Marshal(f.Pod.Spec)
-				if string(ja) != string(jb) {
+				if string(ja) != string(jb) || p.Generation != f.Pod.Generation {
 					o.Pod = p.DeepCopy()
 					o.Pod.Status = v1.PodStatus{}
 				}

@@ -119,7 +119,7 @@ func TestReplayStatus(t *testing.T) {
 					}
 					got := podstatus.Compute(pod, o.Runtime, opts)
 					if d := diffJSON(normStatus(*cur), normStatus(got.Status)); d != "" {
-						t.Errorf("step %d (%s, settled %s): status (-kubelet +podstatus):\n%s",
+						f.errorf(t, "step %d (%s, settled %s): status (-kubelet +podstatus):\n%s",
 							i, o.Time.Format("15:04:05.000"), o.Until.Sub(o.Time).Round(time.Millisecond), d)
 					}
 					compared++
