@@ -13,7 +13,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // The API-server mode: etcd (embedded, ./etcd) and kube-apiserver on
@@ -22,16 +22,8 @@ import (
 
 const apiToken = "kl-capture-token"
 
-// APIObject is what the API server holds for the pod at one moment.
-type APIObject struct {
-	ResourceVersion            string       `json:"resourceVersion"`
-	DeletionTimestamp          *metav1.Time `json:"deletionTimestamp,omitempty"`
-	DeletionGracePeriodSeconds *int64       `json:"deletionGracePeriodSeconds,omitempty"`
-	Finalizers                 []string     `json:"finalizers,omitempty"`
-	Status                     v1.PodStatus `json:"status"`
-	// Gone is true when GET answered 404.
-	Gone bool `json:"gone,omitempty"`
-}
+// gateCondition is the readiness gate's condition type.
+const gateCondition = "kubeletlogic.io/gate"
 
 var apiClient = &http.Client{
 	Timeout:   10 * time.Second,
@@ -90,7 +82,7 @@ func startControlPlane(work, etcdBin, apiBin string) (etcd, api *proc, kubeconfi
 	if err := writeFile(filepath.Join(pki, "tokens.csv"), apiToken+",admin,admin,\"system:masters\"\n"); err != nil {
 		return nil, nil, "", err
 	}
-	etcd, err = start("etcd", filepath.Join(work, "logs", "etcd.log"), etcdBin, "-data-dir", filepath.Join(work, "etcd"))
+	etcd, err = start("etcd", filepath.Join(work, "logs", "etcd.log"), etcdBin, "-data-dir", filepath.Join(work, "etcd-data"))
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -140,7 +132,40 @@ func apiScenarios() []Scenario {
 		p.Spec.NodeName = nodeName
 		p.Spec.AutomountServiceAccountToken = ptr(false)
 	}
+	gate := pod("api-readiness-gate", v1.RestartPolicyAlways, 2, nil, ctr("app", exitOnTerm))
+	gate.Spec.ReadinessGates = []v1.PodReadinessGate{{ConditionType: gateCondition}}
+	rs := ctr("app", exitOnTerm)
+	rs.Resources = v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m"), v1.ResourceMemory: resource.MustParse("64Mi")},
+		Limits:   v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m"), v1.ResourceMemory: resource.MustParse("64Mi")},
+	}
+	rs.ResizePolicy = []v1.ContainerResizePolicy{
+		{ResourceName: v1.ResourceCPU, RestartPolicy: v1.NotRequired},
+		{ResourceName: v1.ResourceMemory, RestartPolicy: v1.RestartContainer},
+	}
+	rsz := pod("api-resize", v1.RestartPolicyAlways, 2, nil, rs)
+	for _, p := range []*v1.Pod{gate, rsz} {
+		p.Spec.NodeName = nodeName
+		p.Spec.AutomountServiceAccountToken = ptr(false)
+	}
+	res := func(cpu, mem string) string {
+		return fmt.Sprintf(`{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":%q,"memory":%q},"limits":{"cpu":%q,"memory":%q}}}]}}`, cpu, mem, cpu, mem)
+	}
 	return []Scenario{
+		{Name: "api-readiness-gate", Description: "readiness gate " + gateCondition + ": the condition is set True through the status subresource at 10 s, False at 25 s; DELETEd at 35 s",
+			Pod: gate, RemoveAfter: 35 * time.Second,
+			Actions: []Action{{At: 10 * time.Second, Kind: "set-condition", Name: gateCondition, Value: "True"},
+				{At: 25 * time.Second, Kind: "set-condition", Name: gateCondition, Value: "False"}}},
+		{Name: "api-resize", Description: "Guaranteed app (cpu 100m, memory 64Mi; resizePolicy cpu NotRequired, memory RestartContainer) resized through the resize subresource: " +
+			"cpu 200m at 10 s, memory 96Mi at 25 s, cpu 100m at 40 s, memory 64Mi at 55 s, cpu 1000 (infeasible) at 70 s; DELETEd at 85 s",
+			Pod: rsz, RemoveAfter: 85 * time.Second,
+			Actions: []Action{
+				{At: 10 * time.Second, Kind: "resize", Value: res("200m", "64Mi")},
+				{At: 25 * time.Second, Kind: "resize", Value: res("200m", "96Mi")},
+				{At: 40 * time.Second, Kind: "resize", Value: res("100m", "96Mi")},
+				{At: 55 * time.Second, Kind: "resize", Value: res("100m", "64Mi")},
+				{At: 70 * time.Second, Kind: "resize", Value: res("1000", "64Mi")},
+			}},
 		{Name: "api-delete-grace", Description: "pod with a native sidecar and an app with a 4 s preStop, grace 20 s, DELETEd through the API at 15 s",
 			Facts: []string{"10", "11"}, Pod: del, RemoveAfter: 15 * time.Second},
 		{Name: "api-finalizer", Description: "pod with a finalizer, grace 20 s, DELETEd at 12 s; the finalizer is removed 30 s later",
@@ -179,6 +204,14 @@ func apiScenarioRun(st *state, s Scenario) {
 		case "remove-finalizers":
 			code, out, err = apiDo("PATCH", path, "application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`))
 			st.event(s.Name, fmt.Sprintf("finalizers removed: PATCH %d %v %.200s", code, err, out))
+		case "set-condition":
+			patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{{
+				"type": a.Name, "status": a.Value, "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}})
+			code, out, err = apiDo("PATCH", path+"/status", "application/strategic-merge-patch+json", patch)
+			st.event(s.Name, fmt.Sprintf("condition %s set %s: PATCH status %d %v %.200s", a.Name, a.Value, code, err, out))
+		case "resize":
+			code, out, err = apiDo("PATCH", path+"/resize", "application/strategic-merge-patch+json", []byte(a.Value))
+			st.event(s.Name, fmt.Sprintf("resize %s: PATCH resize %d %v %.200s", a.Value, code, err, out))
 		case "add-ephemeral":
 			ec := v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{
 				Name: a.Name, Image: imageName, ImagePullPolicy: v1.PullNever,

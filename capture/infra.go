@@ -25,11 +25,30 @@ import (
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/protobuf/proto"
 	cri "k8s.io/cri-api/pkg/apis/runtime/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/captured"
 )
 
 // imageName is the locally built busybox image every pod uses; the pause
 // image is the same image.
 const imageName = "localhost/kl-busybox:1"
+
+// missingRegistryImage names a registry on a loopback port where nothing
+// listens: every pull fails at once, nothing leaves the machine.
+const missingRegistryImage = "127.0.0.1:5999/kl-missing:1"
+
+// The pod network: a private bridge (no gateway address, no masquerading,
+// nothing routed) and host-local IPAM.
+const (
+	cniBridge = "klcap0"
+	cniSubnet = "10.254.77.0/24"
+)
+
+func cniConfig(work string) string {
+	return fmt.Sprintf(`{"cniVersion":"1.0.0","name":"kl-capture","plugins":[{"type":"bridge","bridge":%q,"isGateway":false,"ipMasq":false,`+
+		`"ipam":{"type":"host-local","ranges":[[{"subnet":%q}]],"dataDir":%q}}]}
+`, cniBridge, cniSubnet, filepath.Join(work, "cni-ipam"))
+}
 
 // proc is a process the harness started; stop ends it by PID.
 type proc struct {
@@ -137,7 +156,7 @@ func busyboxImage(path string) error {
 	}
 	_ = tw.WriteHeader(&tar.Header{Name: "bin/busybox", Mode: 0o755, Size: int64(len(bb)), Typeflag: tar.TypeReg})
 	_, _ = tw.Write(bb)
-	for _, a := range []string{"sh", "sleep", "cat", "touch", "rm", "true", "false", "echo", "ls", "kill"} {
+	for _, a := range []string{"sh", "sleep", "cat", "touch", "rm", "true", "false", "echo", "ls", "kill", "head", "tr"} {
 		_ = tw.WriteHeader(&tar.Header{Name: "bin/" + a, Linkname: "busybox", Typeflag: tar.TypeSymlink, Mode: 0o777})
 	}
 	if err := tw.Close(); err != nil {
@@ -194,22 +213,6 @@ func (rawCodec) Name() string { return "proto" }
 
 var _ encoding.Codec = rawCodec{}
 
-// CRICall is one CRI call of the kubelet, as the proxy saw it.
-type CRICall struct {
-	Time     time.Time `json:"time"`
-	Done     time.Time `json:"done"`
-	Method   string    `json:"method"`
-	PodUID   string    `json:"podUID,omitempty"`
-	Name     string    `json:"name,omitempty"`
-	Attempt  uint32    `json:"attempt,omitempty"`
-	Sandbox  string    `json:"sandboxID,omitempty"`
-	ID       string    `json:"containerID,omitempty"`
-	Timeout  *int64    `json:"timeoutSeconds,omitempty"`
-	Error    string    `json:"error,omitempty"`
-	Response string    `json:"responseID,omitempty"`
-	Cmd      []string  `json:"cmd,omitempty"`
-}
-
 type criLog struct {
 	mu    sync.Mutex
 	calls []CRICall
@@ -218,7 +221,7 @@ type criLog struct {
 var recorded = map[string]bool{
 	"RunPodSandbox": true, "StopPodSandbox": true, "RemovePodSandbox": true,
 	"CreateContainer": true, "StartContainer": true, "StopContainer": true, "RemoveContainer": true,
-	"ExecSync": true,
+	"ExecSync": true, "UpdateContainerResources": true,
 }
 
 func decodeCall(method string, req, resp []byte, c *CRICall) {
@@ -280,6 +283,14 @@ func decodeCall(method string, req, resp []byte, c *CRICall) {
 		var r cri.RemoveContainerRequest
 		if proto.Unmarshal(req, &r) == nil {
 			c.ID = r.ContainerId
+		}
+	case "UpdateContainerResources":
+		var r cri.UpdateContainerResourcesRequest
+		if proto.Unmarshal(req, &r) == nil {
+			c.ID = r.ContainerId
+			if l := r.Linux; l != nil {
+				c.Resources = &captured.LinuxResources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitBytes: l.MemoryLimitInBytes}
+			}
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/captured"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -31,42 +32,27 @@ import (
 
 const nodeName = "kl-capture"
 
-// Observation is the kubelet's status and the runtime's view at one moment;
-// Until is the last poll that still saw exactly this pair.
-type Observation struct {
-	Time    time.Time         `json:"time"`
-	Until   time.Time         `json:"until"`
-	Status  *v1.PodStatus     `json:"status,omitempty"`
-	Runtime *runtimestate.Pod `json:"runtime"`
-	// API is the API server's object (API-server mode only).
-	API *APIObject `json:"api,omitempty"`
-	// Pod is the pod as the kubelet holds it now, when its spec differs
-	// from the fixture's pod (an ephemeral container was added).
-	Pod *v1.Pod `json:"pod,omitempty"`
-}
-
-// Event is something the harness did.
-type Event struct {
-	Time time.Time `json:"time"`
-	What string    `json:"what"`
-}
-
-// Fixture is what one scenario file holds.
-type Fixture struct {
-	Scenario     string            `json:"scenario"`
-	Description  string            `json:"description"`
-	Facts        []string          `json:"facts,omitempty"`
-	Environment  map[string]string `json:"environment"`
-	Pod          *v1.Pod           `json:"pod"`
-	Events       []Event           `json:"events"`
-	Observations []Observation     `json:"observations"`
-	CRICalls     []CRICall         `json:"criCalls"`
-	KubeletLog   []string          `json:"kubeletLog,omitempty"`
-}
+// The fixture format is package captured's (one definition with the
+// library's replay tests).
+type (
+	Fixture     = captured.Fixture
+	Observation = captured.Observation
+	Event       = captured.Event
+	APIObject   = captured.APIObject
+	CRICall     = captured.CRICall
+)
 
 var (
 	apiMode           bool
 	etcdPath, apiPath string
+	bridgeMade        bool
+
+	// The kubelet now running, and the function that restarts it once
+	// (action restart-kubelet).
+	kmu             sync.Mutex
+	kubeletNow      *proc
+	kubeletRestarts int
+	restartKubelet  = func() string { return "no kubelet" }
 )
 
 type state struct {
@@ -113,10 +99,27 @@ func run(work, out, kubeletBin, only string) (err error) {
 	if err := writeFile(filepath.Join(work, "kubelet.yaml"), kubeletConfig(work)); err != nil {
 		return err
 	}
+	// The pod network's bridge, created here and deleted in cleanup; the
+	// CNI config is in place before containerd starts.
+	if o, err := exec.Command("ip", "link", "add", cniBridge, "type", "bridge").CombinedOutput(); err != nil {
+		return fmt.Errorf("ip link add %s: %v: %s", cniBridge, err, o)
+	}
+	bridgeMade = true
+	if o, err := exec.Command("ip", "link", "set", cniBridge, "up").CombinedOutput(); err != nil {
+		return fmt.Errorf("ip link set %s up: %v: %s", cniBridge, err, o)
+	}
+	if err := writeFile(filepath.Join(work, "cni", "10-kl-capture.conflist"), cniConfig(work)); err != nil {
+		return err
+	}
 
 	var cd, kl, etcd, apiserver *proc
 	var proxy *grpc.Server
 	defer func() {
+		kmu.Lock()
+		if kubeletNow != nil {
+			kl = kubeletNow
+		}
+		kmu.Unlock()
 		cleanup(work, sock, cd, kl, proxy, etcd, apiserver)
 	}()
 	cd, err = start("containerd", filepath.Join(work, "logs", "containerd.log"), "containerd", "--config", filepath.Join(work, "containerd.toml"))
@@ -152,6 +155,23 @@ func run(work, out, kubeletBin, only string) (err error) {
 	if err != nil {
 		return err
 	}
+	kubeletNow = kl
+	restartKubelet = func() string {
+		kmu.Lock()
+		defer kmu.Unlock()
+		if kubeletRestarts > 0 {
+			return "already restarted"
+		}
+		kubeletRestarts++
+		kubeletNow.stop(30 * time.Second)
+		time.Sleep(5 * time.Second)
+		p, err := start("kubelet", filepath.Join(work, "logs", fmt.Sprintf("kubelet-%d.log", kubeletRestarts)), kubeletBin, klArgs...)
+		if err != nil {
+			return "restart failed: " + err.Error()
+		}
+		kubeletNow, kl = p, p
+		return fmt.Sprintf("kubelet restarted (new pid %d)", p.cmd.Process.Pid)
+	}
 	if err := waitFor(60*time.Second, func() bool {
 		r, e := http.Get("http://127.0.0.1:10255/pods")
 		if e == nil {
@@ -179,6 +199,10 @@ func run(work, out, kubeletBin, only string) (err error) {
 	all := scenarios()
 	if apiMode {
 		all = apiScenarios()
+	} else if len(sel) > 0 {
+		// Restarting the kubelet touches every pod of the run: these run
+		// only when named.
+		all = append(all, restartScenarios()...)
 	}
 	for _, s := range all {
 		if len(sel) == 0 || sel[s.Name] {
@@ -253,6 +277,9 @@ func run(work, out, kubeletBin, only string) (err error) {
 	log.Printf("scenarios done in %s", time.Since(t0).Round(time.Second))
 
 	klLog := kubeletLogLines(filepath.Join(work, "logs", "kubelet.log"))
+	for i := 1; i <= kubeletRestarts; i++ {
+		klLog = append(klLog, kubeletLogLines(filepath.Join(work, "logs", fmt.Sprintf("kubelet-%d.log", i)))...)
+	}
 	lg.mu.Lock()
 	calls := append([]CRICall(nil), lg.calls...)
 	lg.mu.Unlock()
@@ -304,6 +331,7 @@ func (st *state) event(name, what string) {
 }
 
 func scenarioRun(work, sock string, rt cri.RuntimeServiceClient, st *state, s Scenario) {
+	time.Sleep(s.StartAfter)
 	manifest := filepath.Join(work, "manifests", s.Name+".json")
 	b, _ := json.MarshalIndent(s.Pod, "", " ")
 	t0 := time.Now()
@@ -334,6 +362,11 @@ func scenarioRun(work, sock string, rt cri.RuntimeServiceClient, st *state, s Sc
 			}
 		}
 		st.mu.Unlock()
+		if a.Kind == "restart-kubelet" {
+			st.event(s.Name, "kubelet stopping (SIGTERM)")
+			st.event(s.Name, restartKubelet())
+			continue
+		}
 		if id == "" {
 			st.event(s.Name, fmt.Sprintf("%s %s: nothing to kill", a.Kind, a.Name))
 			continue
@@ -411,7 +444,7 @@ func observe(rt cri.RuntimeServiceClient, st *state, stop chan struct{}) {
 			if p != nil {
 				ja, _ := json.Marshal(p.Spec)
 				jb, _ := json.Marshal(f.Pod.Spec)
-				if string(ja) != string(jb) {
+				if string(ja) != string(jb) || p.Generation != f.Pod.Generation {
 					o.Pod = p.DeepCopy()
 					o.Pod.Status = v1.PodStatus{}
 				}
@@ -586,7 +619,8 @@ func kubeletLogLines(path string) []string {
 	sc.Buffer(make([]byte, 1<<20), 1<<22)
 	for sc.Scan() {
 		l := sc.Text()
-		for _, k := range []string{"Killing container with a grace period", "back-off", "Back-off", "Probe failed", "SyncLoop", "will be restarted", "Container exited"} {
+		for _, k := range []string{"Killing container with a grace period", "back-off", "Back-off", "Probe failed", "SyncLoop", "will be restarted", "Container exited",
+			"ErrImage", "ImagePull", "pull", "Pull", "OOM", "DeadlineExceeded", "deadline", "esize", "Error syncing pod"} {
 			if strings.Contains(l, k) {
 				out = append(out, l)
 				break
@@ -629,7 +663,12 @@ func cleanup(work, sock string, cd, kl *proc, proxy *grpc.Server, etcd, apiserve
 	}
 	time.Sleep(time.Second)
 	unmountUnder(work)
-	for _, d := range []string{"containerd", "kubelet-root", "etcd", "pki"} {
+	if bridgeMade {
+		if o, err := exec.Command("ip", "link", "del", cniBridge).CombinedOutput(); err != nil {
+			log.Printf("ip link del %s: %v: %s", cniBridge, err, o)
+		}
+	}
+	for _, d := range []string{"containerd", "kubelet-root", "etcd-data", "pki", "cni-ipam"} {
 		if err := os.RemoveAll(filepath.Join(work, d)); err != nil {
 			log.Printf("remove %s: %v", d, err)
 		}

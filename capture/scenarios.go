@@ -1,9 +1,11 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -19,13 +21,21 @@ type Scenario struct {
 	// RemoveAfter is when the manifest is removed (the kubelet then
 	// terminates the pod with its grace period).
 	RemoveAfter time.Duration
+	// StartAfter delays the whole scenario from the start of the run (so
+	// that a kubelet restart comes after the other scenarios of the run
+	// ended).
+	StartAfter time.Duration
 }
 
 // Action is something the harness does to the runtime by hand.
 type Action struct {
 	At   time.Duration
-	Kind string // kill-container, kill-sandbox; API mode: remove-finalizers, add-ephemeral
+	Kind string // kill-container, kill-sandbox, restart-kubelet; API mode: remove-finalizers, add-ephemeral, set-condition, resize
 	Name string
+	// Value is the action's argument: for set-condition "True" or "False"
+	// (Name is the condition type), for resize the JSON patch of the
+	// resize subresource.
+	Value string
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -181,5 +191,107 @@ func scenarios() []Scenario {
 		Name: "startup", Description: "startup probe never succeeds (period 2 s, threshold 2): the app is restarted",
 		Pod: pod("startup", v1.RestartPolicyAlways, 2, nil, st), RemoveAfter: 50 * time.Second,
 	})
+	return append(out, round2()...)
+}
+
+// memHog allocates about 64 MB in the shell (a command substitution holds
+// the whole output of head|tr in memory).
+const memHog = "sleep 2; x=$(head -c 67108864 /dev/zero | tr '\\0' a); echo allocated ${#x}"
+
+func withMemLimit(c v1.Container, mem string) v1.Container {
+	q := resource.MustParse(mem)
+	cpu := resource.MustParse("100m")
+	c.Resources = v1.ResourceRequirements{
+		Limits:   v1.ResourceList{v1.ResourceMemory: q, v1.ResourceCPU: cpu},
+		Requests: v1.ResourceList{v1.ResourceMemory: q, v1.ResourceCPU: cpu},
+	}
+	return c
+}
+
+// round2 are the static-pod scenarios of issue 14 (OOM, image pulls, pod
+// network, long crash loop, active deadline, kubelet restart).
+func round2() []Scenario {
+	var out []Scenario
+	out = append(out, Scenario{
+		Name:        "crashloop-long",
+		Description: "app runs `sleep 1; exit 1` under restartPolicy Always, watched 12 min 30 s so the 5-minute back-off cap shows",
+		Facts:       []string{"16"},
+		Pod:         pod("crashloop-long", v1.RestartPolicyAlways, 2, nil, ctr("app", "sleep 1; exit 1")),
+		RemoveAfter: 12*time.Minute + 30*time.Second,
+	})
+	for _, pol := range []v1.RestartPolicy{v1.RestartPolicyOnFailure, v1.RestartPolicyAlways} {
+		name := "oom-" + strings.ToLower(string(pol))
+		out = append(out, Scenario{
+			Name:        name,
+			Description: "memory limit 32Mi; the app allocates about 64 MB 2 s after each start; restartPolicy " + string(pol),
+			Facts:       []string{"4"},
+			Pod:         pod(name, pol, 2, nil, withMemLimit(ctr("app", memHog), "32Mi")),
+			RemoveAfter: 90 * time.Second,
+		})
+	}
+	pull := ctr("app", exitOnTerm)
+	pull.Image, pull.ImagePullPolicy = missingRegistryImage, v1.PullIfNotPresent
+	out = append(out, Scenario{
+		Name:        "image-pull-fail",
+		Description: "image " + missingRegistryImage + " (nothing listens on that loopback port), imagePullPolicy IfNotPresent: ErrImagePull and ImagePullBackOff",
+		Pod:         pod("image-pull-fail", v1.RestartPolicyAlways, 2, nil, pull),
+		RemoveAfter: 120 * time.Second,
+	})
+	never := ctr("app", exitOnTerm)
+	never.Image = "localhost/kl-missing:1"
+	out = append(out, Scenario{
+		Name:        "image-never-missing",
+		Description: "image localhost/kl-missing:1 is not present, imagePullPolicy Never: ErrImageNeverPull",
+		Pod:         pod("image-never-missing", v1.RestartPolicyAlways, 2, nil, never),
+		RemoveAfter: 40 * time.Second,
+	})
+	dl := pod("deadline", v1.RestartPolicyAlways, 2, nil, ctr("app", exitOnTerm))
+	dl.Spec.ActiveDeadlineSeconds = ptr(int64(10))
+	out = append(out, Scenario{
+		Name:        "deadline",
+		Description: "activeDeadlineSeconds 10, app runs the trap loop: the kubelet kills it and the pod fails with DeadlineExceeded",
+		Pod:         dl,
+		RemoveAfter: 35 * time.Second,
+	})
+	np := pod("podnet", v1.RestartPolicyAlways, 2, []v1.Container{ctr("prepare", "sleep 1")}, ctr("app", exitOnTerm))
+	np.Spec.HostNetwork = false
+	out = append(out, Scenario{
+		Name:        "podnet",
+		Description: "pod network (bridge " + cniBridge + " + host-local " + cniSubnet + "); the sandbox's pause task is SIGKILLed at 12 s: new sandbox, new IP",
+		Facts:       []string{"8"},
+		Pod:         np,
+		Actions:     []Action{{At: 12 * time.Second, Kind: "kill-sandbox"}},
+		RemoveAfter: 35 * time.Second,
+	})
 	return out
+}
+
+// restartScenarios run only when named (-only ...,restart-running,
+// restart-crashloop): restarting the kubelet touches every pod of the run,
+// so they start 12 min 45 s into the run, after crashloop-long's removal.
+func restartScenarios() []Scenario {
+	out := restartScenarioList()
+	for i := range out {
+		out[i].StartAfter = 12*time.Minute + 45*time.Second
+	}
+	return out
+}
+
+func restartScenarioList() []Scenario {
+	return []Scenario{
+		{
+			Name:        "restart-running",
+			Description: "app runs the trap loop; the kubelet is stopped (SIGTERM) at 50 s and started again 5 s later; manifest removed at 80 s",
+			Pod:         pod("restart-running", v1.RestartPolicyAlways, 2, nil, ctr("app", exitOnTerm)),
+			Actions:     []Action{{At: 50 * time.Second, Kind: "restart-kubelet"}},
+			RemoveAfter: 80 * time.Second,
+		},
+		{
+			Name:        "restart-crashloop",
+			Description: "app runs `sleep 1; exit 1` under Always; the kubelet is stopped at 50 s (in a 40 s back-off) and started again 5 s later; manifest removed at 110 s",
+			Pod:         pod("restart-crashloop", v1.RestartPolicyAlways, 2, nil, ctr("app", "sleep 1; exit 1")),
+			Actions:     []Action{{At: 50 * time.Second, Kind: "restart-kubelet"}},
+			RemoveAfter: 110 * time.Second,
+		},
+	}
 }

@@ -35,8 +35,12 @@
 //     as the kubelet's generateAPIPodStatus leaves it (unset).
 //   - Pod-level status.resources and status.allocatedResources (gate
 //     InPlacePodLevelResourcesVerticalScaling): for a running pod the kubelet
-//     reads them from the pod's cgroups, which no input here describes.
-//     Compute leaves both nil.
+//     reads status.resources from the pod's cgroups, which no input here
+//     describes; status.allocatedResources is resourcehelper.PodRequests of
+//     the allocated pod (the sum of its containers' requests with the
+//     init-container and sidecar rules, pod-level requests, overhead;
+//     a captured Guaranteed pod showed {cpu: 100m, memory: 32Mi}), which
+//     the resize allocation decides. Compute leaves both nil.
 //   - Device health (gate ResourceHealthStatus) and what apistatus leaves
 //     out (see its package documentation).
 //   - Kubelet-initiated terminations (eviction, preemption, node shutdown):

@@ -52,7 +52,7 @@ func TestCheckCaptured(t *testing.T) {
 						if k == 1 || o.Status == nil {
 							src = "API server"
 						}
-						t.Errorf("step %d (%s, %s): %s", i, o.Time.Format("15:04:05.000"), src, m)
+						f.errorf(t, "step %d (%s, %s): %s", i, o.Time.Format("15:04:05.000"), src, m)
 					}
 					checked++
 				}

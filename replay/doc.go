@@ -3,11 +3,18 @@
 // the capture program (../capture, a separate module that is never a
 // dependency of the library).
 //
-// Each fixture is one static pod run by a standalone kubelet on containerd:
-// the pod as the kubelet held it, a time-ordered list of observations (the
-// kubelet's .status from its read-only /pods endpoint and the runtime's view
-// over CRI, converted to runtimestate.Pod), the kubelet's mutating CRI calls
-// (recorded by a CRI proxy) and what the harness did by hand.
+// Each fixture (format: package captured) is one pod run by a real kubelet
+// on containerd, as a static pod or, in the API-server mode, through the
+// API; round 2 adds OOM kills, image pulls, a pod network, an active
+// deadline, kubelet restarts, a readiness gate and in-place resize. Named
+// lists say where a fixture is not (fully) compared, and why:
+// notSimulated and simDisagrees (sim_test.go), measuredRuntime (sim runs
+// with the capture's own runtime delays) and inputGaps (fixture_test.go).
+// Each fixture holds the pod as the kubelet held it, a time-ordered list of
+// observations (the kubelet's .status from its read-only /pods endpoint and
+// the runtime's view over CRI, converted to runtimestate.Pod), the
+// kubelet's mutating CRI calls (recorded by a CRI proxy) and what the
+// harness did by hand.
 //
 // The tests check, at each captured step, that:
 //

@@ -173,11 +173,37 @@ func loggedMessage(msg string) bool { return strings.Contains(msg, "will be rest
 func (f *fixture) backOffAt(name string) []time.Time {
 	var out []time.Time
 	for _, l := range f.KubeletLog {
-		if m := syncErr.FindStringSubmatch(l); m != nil && m[2] == name && m[3] == "CrashLoopBackOff" {
-			if at, ok := f.logTime(m[1]); ok {
+		if m, ok := parseSyncErr(l); ok && m.name == name && m.reason == "CrashLoopBackOff" {
+			if at, ok := f.logTime(m.clock); ok {
 				out = append(out, at)
 			}
 		}
 	}
 	return out
+}
+
+// imageFailureAt returns the times at which the kubelet logged a sync that
+// did not start name because its image could not be had (ErrImagePull,
+// ImagePullBackOff, ErrImageNeverPull, ...: the image manager's errors;
+// podactions decides the start, the image manager refuses it).
+func (f *fixture) imageFailureAt(name string) []time.Time {
+	var out []time.Time
+	for _, l := range f.KubeletLog {
+		if m, ok := parseSyncErr(l); ok && m.name == name && imageFailure(m.reason) {
+			if at, ok := f.logTime(m.clock); ok {
+				out = append(out, at)
+			}
+		}
+	}
+	return out
+}
+
+// imageFailure says whether reason is one of the image manager's
+// (pkg/kubelet/images/types.go).
+func imageFailure(reason string) bool {
+	switch reason {
+	case "ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "ErrImageInspect":
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,10 @@ func statusProbes(evs []probeEvent, t time.Time) map[string]podstatus.Probes {
 //     the status manager's bookkeeping (not generateAPIPodStatus): cleared;
 //   - the pod-level status.resources, which the kubelet reads from the pod's
 //     cgroups (podstatus does not model it; this kubelet writes {}): cleared;
+//   - the pod-level status.allocatedResources, which the kubelet sets to
+//     the allocated pod's requests (resourcehelper.PodRequests; podstatus
+//     leaves it nil, see its package documentation; first seen in the
+//     round-2 captures, whose pods have requests): cleared;
 //   - container statuses' resources, allocatedResources, user and
 //     volumeMounts come from the runtime's and the node's details the
 //     runtime view does not carry: cleared;
@@ -48,6 +53,7 @@ func normStatus(s v1.PodStatus) v1.PodStatus {
 	s = *s.DeepCopy()
 	s.StartTime = nil
 	s.Resources = nil
+	s.AllocatedResources = nil
 	for i := range s.Conditions {
 		s.Conditions[i].LastTransitionTime = metav1.Time{}
 		s.Conditions[i].LastProbeTime = metav1.Time{}
@@ -113,7 +119,7 @@ func TestReplayStatus(t *testing.T) {
 					}
 					got := podstatus.Compute(pod, o.Runtime, opts)
 					if d := diffJSON(normStatus(*cur), normStatus(got.Status)); d != "" {
-						t.Errorf("step %d (%s, settled %s): status (-kubelet +podstatus):\n%s",
+						f.errorf(t, "step %d (%s, settled %s): status (-kubelet +podstatus):\n%s",
 							i, o.Time.Format("15:04:05.000"), o.Until.Sub(o.Time).Round(time.Millisecond), d)
 					}
 					compared++
@@ -184,11 +190,44 @@ func diffJSON(want, got any) string {
 	return b.String()
 }
 
-// syncErr matches the kubelet's log line for a SyncPod that failed to start a
-// container (pod_workers.go), such as
+// syncErrLine matches the kubelet's log line for a SyncPod that failed
+// (pod_workers.go), such as
 //
 //	E1129 11:03:32.978947 16864 pod_workers.go:1338] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"app\" with CrashLoopBackOff: \"back-off 10s restarting failed container=app pod=...\"" ...
-var syncErr = regexp.MustCompile(`^E\d{4} (\d\d:\d\d:\d\d\.\d+) .*"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"([^\\]+)\\" with (\w+): \\"(.*?)\\""`)
+//
+// err is a quoted Go string; inside it, the sync result's error
+// (container/sync_result.go: "failed to %q for %q with %v: %q") quotes its
+// message again, so a message holding quotes (an image name in
+// ErrImagePull) appears with two levels of escapes.
+var (
+	syncErrLine = regexp.MustCompile(`^E\d{4} (\d\d:\d\d:\d\d\.\d+) .*"Error syncing pod, skipping" err=("(?:[^"\\]|\\.)*")`)
+	syncErrText = regexp.MustCompile(`^failed to "StartContainer" for "([^"]+)" with (\w+): (".*")$`)
+)
+
+// syncErr is one failed start logged by the kubelet: the log line's clock
+// time, the container, the reason and the message as the reason cache
+// holds them (unescaped).
+type syncErrEntry struct{ clock, name, reason, message string }
+
+func parseSyncErr(l string) (syncErrEntry, bool) {
+	m := syncErrLine.FindStringSubmatch(l)
+	if m == nil {
+		return syncErrEntry{}, false
+	}
+	text, err := strconv.Unquote(m[2])
+	if err != nil {
+		return syncErrEntry{}, false
+	}
+	n := syncErrText.FindStringSubmatch(text)
+	if n == nil {
+		return syncErrEntry{}, false
+	}
+	msg, err := strconv.Unquote(n[3])
+	if err != nil {
+		return syncErrEntry{}, false
+	}
+	return syncErrEntry{clock: m[1], name: n[1], reason: n[2], message: msg}, true
+}
 
 // reasonCache returns the kubelet's reason cache at t, an input of the
 // status (apistatus.StartFailure) the runtime view does not hold. It is read
@@ -207,15 +246,15 @@ func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
 	last := map[string]entry{}
 	day := t.UTC().Format("2006-01-02")
 	for _, l := range f.KubeletLog {
-		m := syncErr.FindStringSubmatch(l)
-		if m == nil {
+		m, ok := parseSyncErr(l)
+		if !ok {
 			continue
 		}
-		at, err := time.Parse("2006-01-02 15:04:05.999999", day+" "+m[1])
+		at, err := time.Parse("2006-01-02 15:04:05.999999", day+" "+m.clock)
 		if err != nil || !at.Before(t) {
 			continue
 		}
-		last[m[2]] = entry{at, apistatus.StartFailure{Reason: m[3], Message: m[4]}}
+		last[m.name] = entry{at, apistatus.StartFailure{Reason: m.reason, Message: m.message}}
 	}
 	out := map[string]apistatus.StartFailure{}
 	for name, e := range last {

@@ -13,7 +13,8 @@ import (
 )
 
 // TestReplayTermination checks, for every pod whose manifest was removed
-// while containers ran, the StopContainer calls the kubelet made against
+// (or whose activeDeadlineSeconds ran out, see terminatingAt) while
+// containers ran, the StopContainer calls the kubelet made against
 // termination.Plan: one call per running instance, each with the timeout
 // Plan computes, and the calls in Plan's order (sidecars after the
 // containers they wait for).
@@ -32,7 +33,7 @@ func TestReplayTermination(t *testing.T) {
 	withStops := 0
 	for _, f := range loadFixtures(t) {
 		t.Run(f.Scenario, func(t *testing.T) {
-			removed := f.removedAt()
+			removed := f.terminatingAt()
 			if removed.IsZero() {
 				t.Errorf("manifest never removed")
 				return
