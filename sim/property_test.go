@@ -120,6 +120,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //     manager's patches after probe results and TerminatePod's version are
 //     not generated, and not checked);
 //   - restart counts never decrease;
+//   - the PLEG reports every removed container died first;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -153,6 +154,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	name := in.Pod.Name
 	restarts := map[string]int32{}
 	stopped := map[string]time.Duration{}
+	died := map[string]bool{}
 	for _, e := range tl.Entries {
 		if e.Pod != name {
 			continue
@@ -183,6 +185,18 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 					}
 					restarts[cs.Name] = cs.RestartCount
 				}
+			}
+		case KindPLEG:
+			// The PLEG reports a container it last saw running (or in an
+			// unknown state) and now cannot find as ContainerDied and
+			// ContainerRemoved (pleg/generic.go generateEvents): every
+			// removal follows a death.
+			f := strings.Fields(e.Message)
+			if len(f) == 2 && f[0] == "ContainerDied" {
+				died[f[1]] = true
+			}
+			if len(f) == 2 && f[0] == "ContainerRemoved" && !died[f[1]] {
+				t.Fatalf("%s at %s: PLEG ContainerRemoved %s with no ContainerDied before it\n%s", name, e.At, f[1], tl.Events())
 			}
 		case KindCRI:
 			c := e.Call
