@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -57,6 +58,80 @@ func TestActiveDeadline(t *testing.T) {
 		_, last := tl.LastStatus("dl")
 		if last == nil || last.Phase != v1.PodFailed || last.Reason != "DeadlineExceeded" {
 			t.Fatalf("seed %d: last API status %+v, want Failed/DeadlineExceeded", seed, last)
+		}
+	}
+}
+
+// readinessEntries returns the committed readiness results of a pod.
+func readinessEntries(tl *sim.Timeline, pod string) []sim.Entry {
+	var out []sim.Entry
+	for _, e := range tl.Entries {
+		if e.Pod == pod && e.Kind == sim.KindProbe && e.Probe.Probe == "readiness" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// A readiness worker reports Success only after successThreshold
+// consecutive successes (prober/worker.go doProbe). The first run is when
+// the worker first sees the running container (it sets the initial
+// Failure then), the second is the manual trigger of the SyncPod that
+// Failure causes (prober_manager.go UpdatePodStatus), the third a period
+// later: with successThreshold 3 and periodSeconds 10 the container is
+// ready one period after it was first seen.
+func TestReadinessSuccessThreshold(t *testing.T) {
+	pod := apiPod("rd", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+		ReadinessProbe: &v1.Probe{PeriodSeconds: 10, SuccessThreshold: 3, FailureThreshold: 3, TimeoutSeconds: 1}}}})
+	for seed := uint64(1); seed <= 8; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(40)}, sim.PodInput{Pod: pod})
+		r := readinessEntries(tl, "rd")
+		if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success {
+			t.Fatalf("seed %d: want readiness Failure then Success, got %v\n%s", seed, r, tl.Events())
+		}
+		if d := r[1].At - r[0].At; d < 10*time.Second || d > 11*time.Second {
+			t.Fatalf("seed %d: ready %s after the initial Failure, want one period (10 s) plus the trigger's delay\n%s", seed, d, tl.Events())
+		}
+		if seed == 1 && (r[0].At != 368*time.Millisecond || r[1].At.Round(time.Millisecond) != 11248*time.Millisecond) {
+			t.Fatalf("seed 1: readiness Failure at %s and Success at %s, want 0.368 s and 11.248 s\n%s", r[0].At, r[1].At, tl.Events())
+		}
+	}
+}
+
+// A readiness worker starts a new container at Failure (its initial
+// value), and probes only once the container's age, counted from its
+// whole-second startedAt and cut to whole seconds, reaches
+// initialDelaySeconds (prober/worker.go: int32(time.Since(startedAt).Seconds())
+// < initialDelaySeconds). So the container becomes ready in
+// [startedAt+5 s, startedAt+6 s) with initialDelaySeconds 5 and
+// periodSeconds 1, and no status shows it ready before.
+func TestReadinessInitialDelay(t *testing.T) {
+	pod := apiPod("rd", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+		ReadinessProbe: &v1.Probe{InitialDelaySeconds: 5, PeriodSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3, TimeoutSeconds: 1}}}})
+	for seed := uint64(1); seed <= 4; seed++ {
+		for k := 0; k < 10; k++ {
+			tl := run(t, sim.Config{Seed: seed, For: sec(15)}, sim.PodInput{Pod: pod, At: sec(0.1 * float64(k))})
+			var started time.Time
+			for _, e := range tl.Entries {
+				if e.Kind != sim.KindStatus || len(e.Status.Status.ContainerStatuses) == 0 {
+					continue
+				}
+				cs := e.Status.Status.ContainerStatuses[0]
+				if cs.State.Running != nil && started.IsZero() {
+					started = cs.State.Running.StartedAt.Time
+				}
+				if cs.Ready && (started.IsZero() || tl.Start.Add(e.At).Before(started.Add(5*time.Second))) {
+					t.Fatalf("seed %d, at %s: ready at %s, before startedAt %s + initialDelaySeconds\n%s", seed, sec(0.1*float64(k)), e.At, started, tl.Events())
+				}
+			}
+			r := readinessEntries(tl, "rd")
+			if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success {
+				t.Fatalf("seed %d: want readiness Failure then Success, got %v\n%s", seed, r, tl.Events())
+			}
+			ready := tl.Start.Add(r[1].At)
+			if ready.Before(started.Add(5*time.Second)) || !ready.Before(started.Add(6*time.Second)) {
+				t.Fatalf("seed %d, at %s: ready at %s, want in [startedAt+5s, startedAt+6s) (startedAt %s)\n%s", seed, sec(0.1*float64(k)), r[1].At, started, tl.Events())
+			}
 		}
 	}
 }
