@@ -121,6 +121,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //     not generated, and not checked);
 //   - restart counts never decrease;
 //   - the PLEG reports every removed container died first;
+//   - no probe result comes from a worker on hold;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -155,6 +156,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	restarts := map[string]int32{}
 	stopped := map[string]time.Duration{}
 	died := map[string]bool{}
+	held := map[string]bool{}
 	for _, e := range tl.Entries {
 		if e.Pod != name {
 			continue
@@ -185,6 +187,18 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 					}
 					restarts[cs.Name] = cs.RestartCount
 				}
+			}
+		case KindProbe:
+			// A liveness worker that reported a failure, and a startup
+			// worker that reported anything, are on hold until the
+			// container has a new ID (prober/worker.go onHold).
+			k := e.Probe.Probe + " " + e.Probe.ID
+			if held[k] {
+				t.Fatalf("%s at %s: %s probe result %s for %s, whose worker is on hold\n%s", name, e.At, e.Probe.Probe, e.Probe.Result, e.Probe.ID, tl.Events())
+			}
+			if (e.Probe.Probe == "liveness" && e.Probe.Result == probe.Failure) ||
+				(e.Probe.Probe == "startup" && (e.Probe.Result == probe.Failure || e.Probe.Result == probe.Success)) {
+				held[k] = true
 			}
 		case KindPLEG:
 			// The PLEG reports a container it last saw running (or in an

@@ -1,6 +1,8 @@
 package sim_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,3 +137,34 @@ func TestReadinessInitialDelay(t *testing.T) {
 		}
 	}
 }
+
+// A liveness worker that reported a failure is on hold until the
+// container has a new ID (prober/worker.go onHold): while the failed
+// instance takes its whole grace period to die (it ignores SIGTERM) and
+// its probe recovers, no further result is reported for it. The results
+// are the initial Success of each instance and the one Failure.
+func TestLivenessHold(t *testing.T) {
+	pod := apiPod("lv", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+		LivenessProbe: &v1.Probe{PeriodSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1, TimeoutSeconds: 1}}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{
+		{IgnoreSIGTERM: true, Liveness: []sim.ProbeStep{{At: sec(5), Result: probe.Failure}, {At: sec(7), Result: probe.Success}}},
+		{},
+	}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script})
+	var got []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindProbe {
+			got = append(got, fmt.Sprintf("%s %s %s %s", fmtSec(e.At), e.Probe.ID, e.Probe.Probe, e.Probe.Result))
+		}
+	}
+	want := []string{
+		"1.000 lv-app-0 liveness Success",  // initial value, first run of the worker after the container started
+		"6.000 lv-app-0 liveness Failure",  // age 5.6 s
+		"37.000 lv-app-1 liveness Success", // the next instance, started at 36.011 s after the 30 s kill
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("liveness results:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())
+	}
+}
+
+func fmtSec(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
