@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
@@ -122,6 +123,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //   - restart counts never decrease;
 //   - the PLEG reports every removed container died first;
 //   - no probe result comes from a worker on hold;
+//   - the start time, once stored, never changes;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -157,6 +159,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	stopped := map[string]time.Duration{}
 	died := map[string]bool{}
 	held := map[string]bool{}
+	var startTime *metav1.Time
 	for _, e := range tl.Entries {
 		if e.Pod != name {
 			continue
@@ -164,6 +167,12 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 		switch e.Kind {
 		case KindStatus:
 			st := e.Status.Status
+			// The status manager sets the start time once and keeps it
+			// (status_manager.go updateStatusInternal).
+			if st.StartTime == nil || (startTime != nil && !st.StartTime.Equal(startTime)) {
+				t.Fatalf("%s at %s: start time %v, earlier %v: it is set once and kept\n%s", name, e.At, st.StartTime, startTime, tl.Events())
+			}
+			startTime = st.StartTime
 			switch e.Status.By {
 			case "SyncPod", "SyncTerminatingPod", "SyncTerminatedPod":
 				pod := in.Pod.DeepCopy()
