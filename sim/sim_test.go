@@ -168,3 +168,26 @@ func TestLivenessHold(t *testing.T) {
 }
 
 func fmtSec(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// When SyncPod generates a status in which a started, running container is
+// not ready, the probe manager triggers its readiness worker at once
+// (prober_manager.go UpdatePodStatus): with periodSeconds 10 the
+// container is ready at the SyncPod that first sees it running, not at the
+// worker's next tick.
+func TestReadinessTrigger(t *testing.T) {
+	pod := apiPod("rd", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+		ReadinessProbe: &v1.Probe{PeriodSeconds: 10, SuccessThreshold: 1, FailureThreshold: 3, TimeoutSeconds: 1}}}})
+	for seed := uint64(1); seed <= 8; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(30)}, sim.PodInput{Pod: pod})
+		running, ok := tl.First("rd", func(e sim.Entry) bool {
+			return e.Kind == sim.KindStatus && len(e.Status.Status.ContainerStatuses) == 1 && e.Status.Status.ContainerStatuses[0].State.Running != nil
+		})
+		if !ok || running.Status.By != "SyncPod" {
+			t.Fatalf("seed %d: no SyncPod status with the container running\n%s", seed, tl.Events())
+		}
+		r := readinessEntries(tl, "rd")
+		if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success || r[0].At != running.At || r[1].At != running.At {
+			t.Fatalf("seed %d: want readiness Failure (initial) and Success at %s, when SyncPod first saw the container running; got %v\n%s", seed, running.At, r, tl.Events())
+		}
+	}
+}
