@@ -191,3 +191,37 @@ func TestReadinessTrigger(t *testing.T) {
 		}
 	}
 }
+
+// Readiness workers keep probing through the grace period; only liveness
+// and startup workers stop when termination starts (prober/worker.go:
+// "Graceful shutdown of the pod" applies to liveness and startup). A
+// container that turns unready 15 s into its life while it ignores
+// SIGTERM for its 30 s grace is reported not ready at once (0/1
+// Terminating), not only when it is killed at 40 s.
+func TestReadinessDuringTermination(t *testing.T) {
+	del := int64(-1)
+	pod := apiPod("rt", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+		ReadinessProbe: &v1.Probe{PeriodSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1, TimeoutSeconds: 1}}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{
+		{IgnoreSIGTERM: true, Readiness: []sim.ProbeStep{{At: sec(15), Result: probe.Failure}}}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Delete: &del}}})
+	var got []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindProbe {
+			got = append(got, fmt.Sprintf("%s %s %s", fmtSec(e.At), e.Probe.Probe, e.Probe.Result))
+		}
+	}
+	want := []string{"0.368 readiness Failure", "0.368 readiness Success", "15.368 readiness Failure"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("readiness results:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())
+	}
+	e, ok := tl.First("rt", func(e sim.Entry) bool {
+		return e.Kind == sim.KindStatus && e.Status.By == "SetContainerReadiness" && e.At == 15368*time.Millisecond
+	})
+	if !ok || e.Status.Ready != "0/1" || e.Status.Column != "Terminating" {
+		t.Fatalf("want SetContainerReadiness to store 0/1 Terminating at 15.368 s, got %+v\n%s", e.Status, tl.Events())
+	}
+	if exit, _ := tl.First("rt", func(e sim.Entry) bool { return e.Kind == sim.KindExit }); exit.At != 40*time.Second {
+		t.Fatalf("the container exited at %s, want 40 s (SIGKILL after the 30 s grace)", exit.At)
+	}
+}
