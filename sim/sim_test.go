@@ -57,6 +57,15 @@ func TestActiveDeadline(t *testing.T) {
 				t.Fatalf("seed %d: at %s the API shows phase %s with reason %q: the reason is held back with the phase\n%s", seed, e.At, st.Phase, st.Reason, tl.Events())
 			}
 		}
+		// The terminal phase reaches the API only once the container is
+		// stopped and the worker knows it (SyncTerminatedPod).
+		failed, _ := tl.First("dl", func(e sim.Entry) bool {
+			return e.Kind == sim.KindAPI && e.Status != nil && terminal(e.Status.Status.Phase)
+		})
+		done, _ := tl.First("dl", func(e sim.Entry) bool { return e.Kind == sim.KindSync && e.Message == "terminated" })
+		if failed.At != done.At || done.At == 0 {
+			t.Fatalf("seed %d: phase Failed written at %s, want at the terminated sync (%s)\n%s", seed, failed.At, done.At, tl.Events())
+		}
 		_, last := tl.LastStatus("dl")
 		if last == nil || last.Phase != v1.PodFailed || last.Reason != "DeadlineExceeded" {
 			t.Fatalf("seed %d: last API status %+v, want Failed/DeadlineExceeded", seed, last)
