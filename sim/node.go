@@ -602,7 +602,12 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 		out.Result.Err = true
 		out.Requeue = RequeueError
 	}
-	p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, n.now, f)
+	// The worker completes the work it ran (podWorkerLoop switches on
+	// update.WorkType): a deletion that made it terminating meanwhile
+	// waits for SyncTerminatingPod.
+	if p.mem.Worker.WorkType() == work {
+		p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, n.now, f)
+	}
 	if work == termination.TerminatingPod && !out.Result.Err {
 		p.stopProbes(true)
 	}

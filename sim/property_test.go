@@ -124,6 +124,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //   - the PLEG reports every removed container died first;
 //   - no probe result comes from a worker on hold;
 //   - the start time, once stored, never changes;
+//   - no container runs when the worker runs SyncTerminatedPod;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -251,6 +252,21 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 				}); started {
 					t.Fatalf("%s: container %s of sandbox %s still runs after StopPodSandbox at %s\n%s", name, id, sb, at, tl.Events())
 				}
+			}
+		}
+	}
+	// SyncTerminatedPod runs only once SyncTerminatingPod stopped every
+	// container: no container the kubelet started still runs then.
+	if done, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); ok {
+		for _, e := range tl.Entries {
+			if e.Pod != name || e.Kind != KindCRI || e.Call.Method != "StartContainer" || e.At > done.At {
+				continue
+			}
+			id := e.Call.ID
+			if _, exited := tl.First(name, func(x Entry) bool {
+				return x.Kind == KindExit && strings.Contains(x.Message, " "+id+" ") && x.At <= done.At
+			}); !exited {
+				t.Fatalf("%s: container %s still runs when the worker runs SyncTerminatedPod at %s\n%s", name, id, done.At, tl.Events())
 			}
 		}
 	}

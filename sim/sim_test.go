@@ -234,3 +234,33 @@ func TestReadinessDuringTermination(t *testing.T) {
 		t.Fatalf("the container exited at %s, want 40 s (SIGKILL after the 30 s grace)", exit.At)
 	}
 }
+
+// A deletion that arrives while SyncPod runs makes the worker terminating;
+// when SyncPod returns, the worker completes the work it ran (a sync that
+// was not terminal: no transition) and then runs SyncTerminatingPod, which
+// stops the containers that SyncPod started (pod_workers.go podWorkerLoop
+// completes by update.WorkType, the work it picked up). The pod is
+// deleted at 0.1 s, inside its first SyncPod (0 to 0.368 s).
+func TestDeleteDuringSync(t *testing.T) {
+	del := int64(-1)
+	pod := apiPod("dd", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	for seed := uint64(1); seed <= 8; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(60)}, sim.PodInput{Pod: pod, Actions: []sim.Action{{At: sec(0.1), Delete: &del}}})
+		var syncs []string
+		for _, e := range tl.Entries {
+			if e.Kind == sim.KindSync && (e.Message == "terminating" || e.Message == "terminated") {
+				syncs = append(syncs, e.Message)
+			}
+		}
+		if strings.Join(syncs, ",") != "terminating,terminated" {
+			t.Fatalf("seed %d: sync functions after the first: %v, want terminating then terminated\n%s", seed, syncs, tl.Events())
+		}
+		stop, ok := tl.First("dd", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" })
+		exit, exited := tl.First("dd", func(e sim.Entry) bool { return e.Kind == sim.KindExit })
+		gone, deleted := tl.First("dd", func(e sim.Entry) bool { return e.Kind == sim.KindAPI && e.Message == "API object deleted" })
+		if !ok || !exited || !deleted || stop.At < 368*time.Millisecond || exit.At < stop.At || gone.At < exit.At {
+			t.Fatalf("seed %d: want StopContainer after the first sync (0.368 s), the exit, then the deletion; got stop %v at %s, exit %v at %s, deleted %v at %s\n%s",
+				seed, ok, stop.At, exited, exit.At, deleted, gone.At, tl.Events())
+		}
+	}
+}
