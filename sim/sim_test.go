@@ -264,3 +264,52 @@ func TestDeleteDuringSync(t *testing.T) {
 		}
 	}
 }
+
+// The grace period SyncTerminatingPod kills with is the pod worker's
+// (pod_workers.go calculateEffectiveGracePeriod: at least 1 s), passed to
+// killPodWithSyncResult as an override, not the pod's own
+// terminationGracePeriodSeconds (0 here). The native sidecars stop in
+// reverse order: sidecar-1 (which ignores SIGTERM; StopContainer's
+// timeout is floored at 2 s) first, and sidecar-0 when the 1 s budget for
+// waiting on it has run out, at 11 s; with the pod's 0 s it would not
+// wait at all.
+func TestRemoveGraceOverride(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	zero := int64(0)
+	pod := &v1.Pod{Spec: v1.PodSpec{TerminationGracePeriodSeconds: &zero,
+		InitContainers: []v1.Container{{Name: "sidecar-0", Image: "a", RestartPolicy: &always}, {Name: "sidecar-1", Image: "a", RestartPolicy: &always}},
+		Containers:     []v1.Container{{Name: "app", Image: "a"}}}}
+	pod.Name = "static"
+	pod.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
+	script := sim.Script{Containers: map[string]sim.Behaviour{"sidecar-1": {Runs: []sim.Run{{IgnoreSIGTERM: true}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Remove: true}}})
+	var got []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" {
+			got = append(got, fmt.Sprintf("%s %s timeout %d", fmtSec(e.At), e.Call.Name, *e.Call.Timeout))
+		}
+	}
+	want := []string{"10.000 app timeout 2", "10.000 sidecar-1 timeout 2", "11.000 sidecar-0 timeout 2"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("StopContainer calls:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())
+	}
+}
+
+// kubectl delete --grace-period=5 of a pod whose spec allows 30 s: the
+// container that ignores SIGTERM gets StopContainer with timeout 5 s and
+// is SIGKILLed 5 s later (the deletion's grace, which both the pod worker
+// and killContainer read from deletionGracePeriodSeconds).
+func TestDeleteGracePeriod(t *testing.T) {
+	del := int64(5)
+	pod := apiPod("gp", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{IgnoreSIGTERM: true}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Delete: &del}}})
+	stop, ok := tl.First("gp", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" })
+	if !ok || stop.At != 10*time.Second || stop.Call.Timeout == nil || *stop.Call.Timeout != 5 || !stop.Call.Killed {
+		t.Fatalf("want StopContainer at 10 s with timeout 5 s ending in SIGKILL, got %+v\n%s", stop.Call, tl.Events())
+	}
+	exit, _ := tl.First("gp", func(e sim.Entry) bool { return e.Kind == sim.KindExit })
+	if exit.At != 15*time.Second || !strings.HasSuffix(exit.Message, "code 137") {
+		t.Fatalf("want the exit at 15 s with code 137, got %q at %s", exit.Message, exit.At)
+	}
+}
