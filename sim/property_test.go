@@ -125,6 +125,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //   - no probe result comes from a worker on hold;
 //   - the start time, once stored, never changes;
 //   - no container runs when the worker runs SyncTerminatedPod;
+//   - the kubelet deletes the API object only after TerminatePod;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -161,6 +162,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	died := map[string]bool{}
 	held := map[string]bool{}
 	var startTime *metav1.Time
+	finished := false
 	for _, e := range tl.Entries {
 		if e.Pod != name {
 			continue
@@ -174,6 +176,9 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 				t.Fatalf("%s at %s: start time %v, earlier %v: it is set once and kept\n%s", name, e.At, st.StartTime, startTime, tl.Events())
 			}
 			startTime = st.StartTime
+			if e.Status.By == "TerminatePod" {
+				finished = true
+			}
 			switch e.Status.By {
 			case "SyncPod", "SyncTerminatingPod", "SyncTerminatedPod":
 				pod := in.Pod.DeepCopy()
@@ -209,6 +214,13 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			if (e.Probe.Probe == "liveness" && e.Probe.Result == probe.Failure) ||
 				(e.Probe.Probe == "startup" && (e.Probe.Result == probe.Failure || e.Probe.Result == probe.Success)) {
 				held[k] = true
+			}
+		case KindAPI:
+			// The status manager deletes the API object only once
+			// TerminatePod stored the final status (canBeDeleted reads
+			// podIsFinished).
+			if strings.HasPrefix(e.Message, "kubelet deleted the API object") && !finished {
+				t.Fatalf("%s at %s: the kubelet deleted the API object before TerminatePod\n%s", name, e.At, tl.Events())
 			}
 		case KindPLEG:
 			// The PLEG reports a container it last saw running (or in an

@@ -313,3 +313,38 @@ func TestDeleteGracePeriod(t *testing.T) {
 		t.Fatalf("want the exit at 15 s with code 137, got %q at %s", exit.Message, exit.At)
 	}
 }
+
+// The status manager deletes the API object only once TerminatePod stored
+// the final status (status_manager.go canBeDeleted: podIsFinished), even
+// when SyncTerminatedPod wrote a terminal phase the moment before: the
+// final version is written, then the object is deleted. Here
+// SyncTerminatedPod stores a status of its own because the container
+// exits on its own (code 2) during its grace period, after SIGTERM, which
+// it ignores.
+func TestDeleteAfterTerminatePod(t *testing.T) {
+	del := int64(10)
+	pod := apiPod("fx", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{IgnoreSIGTERM: true, ExitAfter: sec(4), ExitCode: 2}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(1), Delete: &del}}})
+	final := false
+	var lastAPI *v1.PodStatus
+	for _, e := range tl.Entries {
+		switch {
+		case e.Kind == sim.KindStatus && e.Status.By == "TerminatePod":
+			final = true
+		case e.Kind == sim.KindAPI && e.Status != nil:
+			st := e.Status.Status
+			lastAPI = &st
+		case e.Kind == sim.KindAPI && strings.HasPrefix(e.Message, "kubelet deleted"):
+			if !final {
+				t.Fatalf("the kubelet deleted the API object at %s before TerminatePod\n%s", e.At, tl.Events())
+			}
+		}
+	}
+	if !final || lastAPI == nil || lastAPI.Phase != v1.PodFailed {
+		t.Fatalf("want TerminatePod and a last API status Failed, got %v %+v\n%s", final, lastAPI, tl.Events())
+	}
+	if cs := lastAPI.ContainerStatuses; len(cs) != 1 || cs[0].State.Terminated == nil || cs[0].State.Terminated.ExitCode != 2 {
+		t.Fatalf("want the container's own exit code 2 in the last API status, got %+v", cs)
+	}
+}
