@@ -348,3 +348,41 @@ func TestDeleteAfterTerminatePod(t *testing.T) {
 		t.Fatalf("want the container's own exit code 2 in the last API status, got %+v", cs)
 	}
 }
+
+// Finalizers: the kubelet's final delete (grace 0) leaves an object with
+// finalizers in place until they are removed; finalizers removed before
+// the kubelet is done do not delete the object early (the API server
+// waits for the kubelet's delete, the deletion's grace period being
+// unfinished). Both pods are deleted with grace 5 s at 10 s; their
+// container ignores SIGTERM, so the kubelet is done at about 15.4 s.
+func TestFinalizers(t *testing.T) {
+	del := int64(5)
+	pods := []sim.PodInput{}
+	for _, p := range []struct {
+		name string
+		at   float64
+	}{{"held", 30}, {"early", 12}} {
+		pod := apiPod(p.name, v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+		pod.Finalizers = []string{"example.com/hold"}
+		script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{IgnoreSIGTERM: true}}}}}
+		pods = append(pods, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Delete: &del}, {At: sec(p.at), RemoveFinalizers: true}}})
+	}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, pods...)
+	api := func(pod string) []string {
+		var out []string
+		for _, e := range tl.Entries {
+			if e.Pod == pod && e.Kind == sim.KindAPI && e.Status == nil {
+				out = append(out, fmtSec(e.At)+" "+e.Message)
+			}
+		}
+		return out
+	}
+	for pod, want := range map[string][]string{
+		"held":  {"15.388 kubelet deleted the API object (grace 0); finalizers hold it", "30.000 API object deleted"},
+		"early": {"15.388 kubelet deleted the API object (grace 0)", "15.388 API object deleted"},
+	} {
+		if got := api(pod); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: API object events:\n%s\nwant:\n%s\n%s", pod, strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())
+		}
+	}
+}
