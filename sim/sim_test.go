@@ -386,3 +386,43 @@ func TestFinalizers(t *testing.T) {
 		}
 	}
 }
+
+// TerminatePod's final version (status_manager.go TerminatePod): a pod
+// that is not static is given phase Failed; a static pod keeps its phase
+// (TODO #116484 in the kubelet). Regular containers with no terminated
+// state become ContainerStatusUnknown only once the pod has initialized,
+// which hasPodInitialized reads from the API status: an init container
+// that exits 0 on SIGTERM counts as completed (ib0), one that exits 143
+// does not (ib143), and its app container stays waiting.
+func TestTerminatePod(t *testing.T) {
+	del := int64(5)
+	static := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}}}
+	static.Name = "st"
+	static.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
+	in := []sim.PodInput{{Pod: static, Actions: []sim.Action{{At: sec(10), Remove: true}}}}
+	for _, code := range []int32{0, 143} {
+		pod := apiPod(fmt.Sprintf("ib%d", code), v1.PodSpec{InitContainers: []v1.Container{{Name: "wait", Image: "a"}}, Containers: []v1.Container{{Name: "app", Image: "a"}}})
+		in = append(in, sim.PodInput{Pod: pod, Actions: []sim.Action{{At: sec(10), Delete: &del}},
+			Script: sim.Script{Containers: map[string]sim.Behaviour{"wait": {Runs: []sim.Run{{TermExitCode: code}}}}}})
+	}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, in...)
+	final := func(pod string) v1.PodStatus {
+		for i := len(tl.Entries) - 1; i >= 0; i-- {
+			if e := tl.Entries[i]; e.Pod == pod && e.Kind == sim.KindStatus && e.Status.By == "TerminatePod" {
+				return e.Status.Status
+			}
+		}
+		t.Fatalf("%s: no TerminatePod status\n%s", pod, tl.Events())
+		return v1.PodStatus{}
+	}
+	if st := final("st"); st.Phase != v1.PodRunning {
+		t.Errorf("static pod: TerminatePod phase %s, want Running (kept)", st.Phase)
+	}
+	app := func(st v1.PodStatus) v1.ContainerState { return st.ContainerStatuses[0].State }
+	if st := final("ib0"); st.Phase != v1.PodFailed || app(st).Terminated == nil || app(st).Terminated.Reason != "ContainerStatusUnknown" {
+		t.Errorf("ib0: TerminatePod phase %s, app %+v; want Failed and ContainerStatusUnknown", st.Phase, app(st))
+	}
+	if st := final("ib143"); st.Phase != v1.PodFailed || app(st).Waiting == nil || app(st).Waiting.Reason != "PodInitializing" {
+		t.Errorf("ib143: TerminatePod phase %s, app %+v; want Failed and app still waiting (PodInitializing)", st.Phase, app(st))
+	}
+}
