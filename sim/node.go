@@ -770,7 +770,12 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 		out.Result.Err = true
 		out.Requeue = RequeueError
 	}
-	p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, n.now, f)
+	// The worker completes the work it ran (podWorkerLoop switches on
+	// update.WorkType): a deletion that made it terminating meanwhile
+	// waits for SyncTerminatingPod.
+	if p.mem.Worker.WorkType() == work {
+		p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, n.now, f)
+	}
 	if work == termination.TerminatingPod && !out.Result.Err {
 		p.stopProbes(true)
 	}
@@ -1229,7 +1234,8 @@ func readyCount(pod *v1.Pod, st v1.PodStatus) (ready, total int, restarts int32)
 }
 
 // writeAPI writes the cached status to the API object, holding back a
-// terminal phase while containers may still run.
+// terminal phase, with its reason and message, while containers may still
+// run.
 func (p *podSim) writeAPI() {
 	if p.static || p.apiGone || p.mem.Status == nil {
 		return
@@ -1239,7 +1245,9 @@ func (p *podSim) writeAPI() {
 	if (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != st.Phase {
 		q := termination.Query(p.mem.Worker, true, n.cfg.Kubelet.Features)
 		if q.CouldHaveRunningContainers && !p.mem.Finished {
-			st.Phase = p.api.Phase
+			// mergePodStatus keeps the API's reason and message with
+			// its phase.
+			st.Phase, st.Reason, st.Message = p.api.Phase, p.api.Reason, p.api.Message
 		}
 	}
 	if p.api != nil && equalStatus(*p.api, *st) {

@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
@@ -122,6 +123,11 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //     manager's patches after probe results and TerminatePod's version are
 //     not generated, and not checked);
 //   - restart counts never decrease;
+//   - the PLEG reports every removed container died first;
+//   - no probe result comes from a worker on hold;
+//   - the start time, once stored, never changes;
+//   - no container runs when the worker runs SyncTerminatedPod;
+//   - the kubelet deletes the API object only after TerminatePod;
 //   - no container is created or started in a sandbox after the kubelet
 //     stopped it, and none of its containers runs after that call returns;
 //   - a pod deleted through the API (with time to spare) ends deleted, or
@@ -198,6 +204,10 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	}
 	restarts := map[string]int32{}
 	stopped := map[string]time.Duration{}
+	died := map[string]bool{}
+	held := map[string]bool{}
+	var startTime *metav1.Time
+	finished := false
 	for _, e := range tl.Entries {
 		if e.Pod != name {
 			continue
@@ -205,6 +215,15 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 		switch e.Kind {
 		case KindStatus:
 			st := e.Status.Status
+			// The status manager sets the start time once and keeps it
+			// (status_manager.go updateStatusInternal).
+			if st.StartTime == nil || (startTime != nil && !st.StartTime.Equal(startTime)) {
+				t.Fatalf("%s at %s: start time %v, earlier %v: it is set once and kept\n%s", name, e.At, st.StartTime, startTime, tl.Events())
+			}
+			startTime = st.StartTime
+			if e.Status.By == "TerminatePod" {
+				finished = true
+			}
 			switch e.Status.By {
 			case "SyncPod", "SyncTerminatingPod", "SyncTerminatedPod":
 				pod := in.Pod.DeepCopy()
@@ -228,6 +247,37 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 					}
 					restarts[cs.Name] = cs.RestartCount
 				}
+			}
+		case KindProbe:
+			// A liveness worker that reported a failure, and a startup
+			// worker that reported anything, are on hold until the
+			// container has a new ID (prober/worker.go onHold).
+			k := e.Probe.Probe + " " + e.Probe.ID
+			if held[k] {
+				t.Fatalf("%s at %s: %s probe result %s for %s, whose worker is on hold\n%s", name, e.At, e.Probe.Probe, e.Probe.Result, e.Probe.ID, tl.Events())
+			}
+			if (e.Probe.Probe == "liveness" && e.Probe.Result == probe.Failure) ||
+				(e.Probe.Probe == "startup" && (e.Probe.Result == probe.Failure || e.Probe.Result == probe.Success)) {
+				held[k] = true
+			}
+		case KindAPI:
+			// The status manager deletes the API object only once
+			// TerminatePod stored the final status (canBeDeleted reads
+			// podIsFinished).
+			if strings.HasPrefix(e.Message, "kubelet deleted the API object") && !finished {
+				t.Fatalf("%s at %s: the kubelet deleted the API object before TerminatePod\n%s", name, e.At, tl.Events())
+			}
+		case KindPLEG:
+			// The PLEG reports a container it last saw running (or in an
+			// unknown state) and now cannot find as ContainerDied and
+			// ContainerRemoved (pleg/generic.go generateEvents): every
+			// removal follows a death.
+			f := strings.Fields(e.Message)
+			if len(f) == 2 && f[0] == "ContainerDied" {
+				died[f[1]] = true
+			}
+			if len(f) == 2 && f[0] == "ContainerRemoved" && !died[f[1]] {
+				t.Fatalf("%s at %s: PLEG ContainerRemoved %s with no ContainerDied before it\n%s", name, e.At, f[1], tl.Events())
 			}
 		case KindCRI:
 			c := e.Call
@@ -259,6 +309,21 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 				}); started {
 					t.Fatalf("%s: container %s of sandbox %s still runs after StopPodSandbox at %s\n%s", name, id, sb, at, tl.Events())
 				}
+			}
+		}
+	}
+	// SyncTerminatedPod runs only once SyncTerminatingPod stopped every
+	// container: no container the kubelet started still runs then.
+	if done, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); ok {
+		for _, e := range tl.Entries {
+			if e.Pod != name || e.Kind != KindCRI || e.Call.Method != "StartContainer" || e.At > done.At {
+				continue
+			}
+			id := e.Call.ID
+			if _, exited := tl.First(name, func(x Entry) bool {
+				return x.Kind == KindExit && strings.Contains(x.Message, " "+id+" ") && x.At <= done.At
+			}); !exited {
+				t.Fatalf("%s: container %s still runs when the worker runs SyncTerminatedPod at %s\n%s", name, id, done.At, tl.Events())
 			}
 		}
 	}
