@@ -155,7 +155,9 @@ type Entry struct {
 	Probe *ProbeEntry `json:"probe,omitempty"`
 	// Work is, on a KindSync entry, the sync function that ran: "sync"
 	// (SyncPod), "terminating" (SyncTerminatingPod) or "terminated"
-	// (SyncTerminatedPod); empty on the decision messages that follow it.
+	// (SyncTerminatedPod), or "forgotten" when housekeeping drops the
+	// finished worker of a pod that left the kubelet's configuration;
+	// empty on the decision messages that follow a sync.
 	Work string `json:"work,omitempty"`
 	// Exit is, on a KindExit entry, the process that ended.
 	Exit *ExitEntry `json:"exit,omitempty"`
@@ -1137,6 +1139,7 @@ func (p *podSim) housekeep() {
 		p.mem.Worker = nil
 		p.forgotten = true
 		p.housekeeping = false
+		n.log(p, KindSync, n.now, "housekeeping forgets the finished pod worker (the UID may be used again)").Work = "forgotten"
 		return
 	}
 	p.mem.Worker = &w

@@ -223,3 +223,25 @@ func TestTimelineJSON(t *testing.T) {
 		t.Errorf("the timeline does not survive JSON:\n%s\n%s", back.Watch(), tl.Watch())
 	}
 }
+
+// TestHousekeepingForgets: housekeeping (every 2 s) forgets the worker of
+// a removed static pod within 2 s of SyncTerminatedPod.
+func TestHousekeepingForgets(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1"}}})
+		pod.Annotations["kubernetes.io/config.source"] = "file"
+		tl, err := Simulate(Config{Seed: seed, For: Duration(2 * time.Minute)}, []PodInput{{Pod: pod,
+			Actions: []Action{{At: Duration(10 * time.Second), Remove: true}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, ok1 := tl.First("web", func(e Entry) bool { return e.Work == "terminated" })
+		gone, ok2 := tl.First("web", func(e Entry) bool { return e.Work == "forgotten" })
+		if !ok1 || !ok2 {
+			t.Fatalf("seed %d: terminated %v, forgotten %v\n%s", seed, ok1, ok2, tl.Events())
+		}
+		if d := gone.At - done.At; d < 0 || d > 2*time.Second {
+			t.Errorf("seed %d: forgotten %s after SyncTerminatedPod, want within 2 s", seed, d)
+		}
+	}
+}
