@@ -144,15 +144,16 @@ type Statuses struct {
 // no defined order.
 //
 // The result shares no memory with the arguments, and Compute allocates
-// what the result holds and little more: one slice per list; per status
-// its state objects, volume-mount statuses, container ID text and (gate
-// InPlacePodVerticalScaling) resources; and a copy of each field that
-// would otherwise point into the arguments (a previous status reused
-// whole, its last state, volume mounts or Started, the spec's requests),
-// made once the status is final. The arguments are never copied; the
-// bookkeeping lives on the stack (up to 16 containers a list), and
-// instances are copied only to sort them when st does not list them newest
-// first.
+// what the result holds and little more: one slice per list; the state
+// objects of all statuses, a chunk at a time, and their container IDs, as
+// substrings of one string (no two statuses share an object); per status
+// its volume-mount statuses and (gate InPlacePodVerticalScaling)
+// resources; and a copy of each field that would otherwise point into the
+// arguments (a previous status reused whole, its last state, volume mounts
+// or Started, the spec's requests), made once the status is final. The
+// arguments are never copied; the bookkeeping lives on the stack (up to 16
+// containers a list), and instances are copied only to sort them when st
+// does not list them newest first.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if pod == nil {
 		return Statuses{}
@@ -183,6 +184,8 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		c.newestFirst = slices.Clone(st.Containers)
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
+	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst)
+	c.mem.chunk = max(4, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
 	hasInit := len(pod.Spec.InitContainers) > 0
 
 	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
@@ -224,6 +227,70 @@ type converter struct {
 	opts        Options
 	restarting  bool
 	newestFirst []runtimestate.Container
+	// ids are the container IDs of newestFirst, in its order.
+	ids []string
+	mem states
+}
+
+// states hands out the state objects of the statuses one Compute builds,
+// taken from arrays allocated a chunk at a time rather than one by one. No
+// two statuses share an object, so the result stays free to change; the
+// objects merely sit side by side in memory.
+type states struct {
+	chunk int // objects per array
+	w     []v1.ContainerStateWaiting
+	r     []v1.ContainerStateRunning
+	t     []v1.ContainerStateTerminated
+}
+
+func (m *states) waiting(v v1.ContainerStateWaiting) *v1.ContainerStateWaiting {
+	if len(m.w) == cap(m.w) {
+		m.w = make([]v1.ContainerStateWaiting, 0, m.chunk)
+	}
+	m.w = append(m.w, v)
+	return &m.w[len(m.w)-1]
+}
+
+func (m *states) running(v v1.ContainerStateRunning) *v1.ContainerStateRunning {
+	if len(m.r) == cap(m.r) {
+		m.r = make([]v1.ContainerStateRunning, 0, m.chunk)
+	}
+	m.r = append(m.r, v)
+	return &m.r[len(m.r)-1]
+}
+
+func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTerminated {
+	if len(m.t) == cap(m.t) {
+		m.t = make([]v1.ContainerStateTerminated, 0, m.chunk)
+	}
+	m.t = append(m.t, v)
+	return &m.t[len(m.t)-1]
+}
+
+// containerIDs returns "<runtimeType>://<ID>" for every instance, as
+// substrings of one string.
+func containerIDs(runtimeType string, ins []runtimestate.Container) []string {
+	if len(ins) == 0 {
+		return nil
+	}
+	n := 0
+	for i := range ins {
+		n += len(runtimeType) + len("://") + len(ins[i].ID)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range ins {
+		b.WriteString(runtimeType)
+		b.WriteString("://")
+		b.WriteString(ins[i].ID)
+	}
+	all := b.String()
+	ids := make([]string, len(ins))
+	for i := range ins {
+		l := len(runtimeType) + len("://") + len(ins[i].ID)
+		ids[i], all = all[:l], all[l:]
+	}
+	return ids
 }
 
 // The placeholders of the default waiting states (a pod without, with init
@@ -303,10 +370,6 @@ func state(s runtimestate.State) runtimestate.State {
 		return s
 	}
 	return runtimestate.Unknown
-}
-
-func (c *converter) containerID(in *runtimestate.Container) string {
-	return c.opts.RuntimeType + "://" + in.ID
 }
 
 // slotMeta is what convert keeps for one status besides the status.
@@ -400,11 +463,11 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		}
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && c.restarting && o.State.Waiting == nil {
 			s := &work[i]
-			s.State.Waiting = &v1.ContainerStateWaiting{Reason: RestartingAllContainers, Message: MessageRestartingAllContainers}
+			s.State.Waiting = c.mem.waiting(v1.ContainerStateWaiting{Reason: RestartingAllContainers, Message: MessageRestartingAllContainers})
 			s.State.Terminated = nil
-			s.LastTerminationState.Terminated = &v1.ContainerStateTerminated{
+			s.LastTerminationState.Terminated = c.mem.terminated(v1.ContainerStateTerminated{
 				Reason: RestartingAllContainers, Message: MessageRestartingAllContainers, ExitCode: 137,
-			}
+			})
 			s.RestartCount = o.RestartCount + 1
 			continue
 		}
@@ -418,9 +481,9 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		if s.LastTerminationState.Terminated != nil {
 			continue
 		}
-		s.LastTerminationState.Terminated = &v1.ContainerStateTerminated{
+		s.LastTerminationState.Terminated = c.mem.terminated(v1.ContainerStateTerminated{
 			Reason: ContainerStatusUnknown, Message: MessageVanishedWhenDeleted, ExitCode: 137,
-		}
+		})
 		if c.pod.DeletionTimestamp == nil {
 			s.RestartCount++
 		}
@@ -437,7 +500,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 			continue
 		}
 		o := lastNamed(previous, in.Name)
-		s, a := c.instanceStatus(in, o)
+		s, a := c.instanceStatus(in, c.ids[i], o)
 		if meta[k].seen == 1 {
 			// The second newest instance gives its state alone.
 			work[k].LastTerminationState = s.State
@@ -475,9 +538,9 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 			}
 			sidecar := ct.RestartPolicy != nil && *ct.RestartPolicy == v1.ContainerRestartPolicyAlways
 			if newest == nil && c.anyRegularContainerCreated() && !sidecar && work[k].State.Waiting != nil {
-				work[k].State = v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+				work[k].State = v1.ContainerState{Terminated: c.mem.terminated(v1.ContainerStateTerminated{
 					Reason: Completed, Message: MessageInitAssumedCompleted, ExitCode: 0,
-				}}
+				})}
 				continue
 			}
 		}
@@ -496,14 +559,14 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 				meta[k].alias &^= aliasLast | aliasLastTerminated
 			}
 		}
-		s.State = v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: fail.Reason, Message: fail.Message}}
+		s.State = v1.ContainerState{Waiting: c.mem.waiting(v1.ContainerStateWaiting{Reason: fail.Reason, Message: fail.Message})}
 	}
 
 	for k := range n {
 		if slot[k] == k {
 			unalias(&work[k], meta[k].alias)
 			if w := work[k].State.Waiting; w == waitingCreating || w == waitingInitializing {
-				work[k].State.Waiting = &v1.ContainerStateWaiting{Reason: w.Reason}
+				work[k].State.Waiting = c.mem.waiting(v1.ContainerStateWaiting{Reason: w.Reason})
 			}
 		}
 	}
@@ -540,12 +603,11 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 func byName(a, b v1.ContainerStatus) int { return strings.Compare(a.Name, b.Name) }
 
 // instanceStatus mirrors convertContainerStatus, the conversion of one
-// runtime instance in convertToAPIContainerStatuses. o is the previous
-// status of the instance's container, or nil. The alias says which fields
+// runtime instance in convertToAPIContainerStatuses. id is its container
+// ID; o is the previous status of the instance's container, or nil. The alias says which fields
 // point into o.
-func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerStatus) (v1.ContainerStatus, alias) {
+func (c *converter) instanceStatus(in *runtimestate.Container, id string, o *v1.ContainerStatus) (v1.ContainerStatus, alias) {
 	f := c.opts.Features
-	id := c.containerID(in)
 	var a alias
 	s := v1.ContainerStatus{
 		Name:         in.Name,
@@ -572,32 +634,32 @@ func (c *converter) instanceStatus(in *runtimestate.Container, o *v1.ContainerSt
 	}
 	switch st := state(in.State); {
 	case st == runtimestate.Running:
-		s.State.Running = &v1.ContainerStateRunning{StartedAt: metav1.NewTime(in.StartedAt)}
+		s.State.Running = c.mem.running(v1.ContainerStateRunning{StartedAt: metav1.NewTime(in.StartedAt)})
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && o != nil && o.State.Terminated != nil && o.RestartCount >= int32(in.RestartCount) {
 			s.RestartCount = o.RestartCount + 1
 		}
 	case st == runtimestate.Created:
-		s.State.Waiting = &v1.ContainerStateWaiting{}
+		s.State.Waiting = c.mem.waiting(v1.ContainerStateWaiting{})
 	case st == runtimestate.Exited:
-		s.State.Terminated = &v1.ContainerStateTerminated{
+		s.State.Terminated = c.mem.terminated(v1.ContainerStateTerminated{
 			ExitCode:    int32(in.ExitCode),
 			Reason:      in.Reason,
 			Message:     in.Message,
 			StartedAt:   metav1.NewTime(in.StartedAt),
 			FinishedAt:  metav1.NewTime(in.FinishedAt),
 			ContainerID: id,
-		}
+		})
 	case st == runtimestate.Unknown && o != nil && o.State.Running != nil:
 		reason := ContainerStatusUnknown
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && c.restarting {
 			reason = RestartingAllContainers
 		}
-		s.State.Terminated = &v1.ContainerStateTerminated{
+		s.State.Terminated = c.mem.terminated(v1.ContainerStateTerminated{
 			Reason: reason, Message: MessageVanishedWhenTerminated, ExitCode: 137,
-		}
+		})
 		s.RestartCount = o.RestartCount + 1
 	default:
-		s.State.Waiting = &v1.ContainerStateWaiting{}
+		s.State.Waiting = c.mem.waiting(v1.ContainerStateWaiting{})
 	}
 	return s, a
 }

@@ -29,8 +29,17 @@ func scale() float64 {
 	return 1
 }
 
-// check runs prop as a rapid property on n random cases (scaled by
-// DIFF_SCALE). Each case first draws a gate set (drawGates), sets the
+// cases is how many cases a test whose CI count is n runs: DIFF_CASES
+// when set (the same absolute count for every test, for soak runs:
+// .ci/soak), else n times DIFF_SCALE.
+func cases(n int) int {
+	if c, err := strconv.Atoi(os.Getenv("DIFF_CASES")); err == nil && c > 0 {
+		return c
+	}
+	return max(1, int(float64(n)*scale()))
+}
+
+// check runs prop as a rapid property on n random cases (see cases). Each case first draws a gate set (drawGates), sets the
 // kubelet's process-global gates to it for that case, checks that the
 // kubelet reads every gate of the Set as the Set has it, and hands the Set
 // to prop. prop reports each comparison with the kubelet it made with
@@ -56,10 +65,10 @@ func checkWith(t *testing.T, n int, fns []string, draw func(*rapid.T) features.S
 	fl := flag.Lookup("rapid.checks")
 	flag.Visit(func(g *flag.Flag) {
 		if g.Name == "rapid.checks" {
-			t.Fatalf("-rapid.checks is not used by the differential suite: set DIFF_SCALE (a factor on every test's case count) instead")
+			t.Fatalf("-rapid.checks is not used by the differential suite: set DIFF_SCALE (a factor on every test's case count) or DIFF_CASES (cases per test) instead")
 		}
 	})
-	n = max(1, int(float64(n)*scale()))
+	n = cases(n)
 	old := fl.Value.String()
 	if err := fl.Value.Set(strconv.Itoa(n)); err != nil {
 		t.Fatal(err)
@@ -376,7 +385,11 @@ func printCompared() {
 		width = max(width, len(fn))
 	}
 	sort.Strings(fns)
-	fmt.Fprintf(out, "differential: cases compared with kubelet v1.37.2 and passed (DIFF_SCALE=%g); per gate, cases with it on/off\n", scale())
+	knob := fmt.Sprintf("DIFF_SCALE=%g", scale())
+	if c := os.Getenv("DIFF_CASES"); c != "" {
+		knob = "DIFF_CASES=" + c
+	}
+	fmt.Fprintf(out, "differential: cases compared with kubelet v1.37.2 and passed (%s); per gate, cases with it on/off\n", knob)
 	for _, g := range gates {
 		fmt.Fprintf(out, "  %-6s %s\n", gateAbbrev(g), g)
 	}

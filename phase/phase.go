@@ -143,6 +143,9 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		info = statusLists{status.ContainerStatuses, status.InitContainerStatuses}
 	}
 	f := opts.Features
+	// The gates getPhase reads, looked up once.
+	rules := f.Enabled(features.ContainerRestartRules)
+	restartAll := f.Enabled(features.RestartAllContainersOnContainerExits)
 	spec := &pod.Spec
 	var n Counts
 
@@ -150,7 +153,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 	// exited with code and reason will run again.
 	restartable := func(c *v1.Container, t *v1.ContainerStateTerminated) bool {
 		r := restart.ContainerShouldRestart(c, spec, t.ExitCode, f)
-		if f.Enabled(features.RestartAllContainersOnContainerExits) {
+		if restartAll {
 			r = r || t.Reason == ReasonRestartingAllContainers
 		}
 		return r
@@ -173,7 +176,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Terminated != nil:
 			if cs.State.Terminated.ExitCode != 0 {
 				n.FailedInit++
-				if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
+				if rules && !restartable(c, cs.State.Terminated) {
 					n.FailedInitNotRestartable++
 				}
 			}
@@ -239,7 +242,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			n.Running++
 		case cs.State.Terminated != nil:
 			n.Stopped++
-			if f.Enabled(features.ContainerRestartRules) && !restartable(c, cs.State.Terminated) {
+			if rules && !restartable(c, cs.State.Terminated) {
 				n.StoppedNotRestartable++
 			}
 			if cs.State.Terminated.ExitCode == 0 {
@@ -248,7 +251,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		case cs.State.Waiting != nil:
 			if last := cs.LastTerminationState.Terminated; last != nil {
 				n.Stopped++
-				if f.Enabled(features.ContainerRestartRules) && !restartable(c, last) {
+				if rules && !restartable(c, last) {
 					n.StoppedNotRestartable++
 				}
 			} else {
@@ -261,7 +264,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 
 	res := func(p v1.PodPhase, why string) Result { return Result{Phase: p, Why: why, Counts: n} }
 
-	if f.Enabled(features.ContainerRestartRules) {
+	if rules {
 		if n.FailedInitNotRestartable > 0 {
 			return res(v1.PodFailed, "an init container failed and will not restart")
 		}
@@ -285,7 +288,7 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 			}
 			return res(v1.PodFailed, "the pod is terminal and a container failed")
 		}
-		if f.Enabled(features.ContainerRestartRules) {
+		if rules {
 			if n.Stopped != n.StoppedNotRestartable {
 				return res(v1.PodRunning, "every container stopped and one will restart")
 			}

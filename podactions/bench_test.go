@@ -11,8 +11,8 @@ import (
 )
 
 // BenchmarkCompute times Compute over 500 generated cases at the v1.37.2
-// defaults (differential/podactions_bench_test.go compares it with the
-// kubelet on the same generators).
+// defaults (differential/bench_test.go compares it with the kubelet's
+// computePodActions on the same generators: differential/bench.sh).
 func BenchmarkCompute(b *testing.B) {
 	f := features.V1_37()
 	type tc struct {

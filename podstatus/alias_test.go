@@ -104,7 +104,7 @@ func TestResultSharesNoMemoryWithArguments(t *testing.T) {
 }
 
 // What Compute allocates is the status it returns (see its doc comment):
-// bounded by 20 plus 10 per container on podgen's status cases, which
+// bounded by 20 plus 8 per container on podgen's status cases, which
 // catches a copy of the pod, the runtime state or the cached status (each
 // several allocations per container) coming back. Allocation counts do not
 // depend on the machine.
@@ -113,7 +113,7 @@ func TestAllocationBudget(t *testing.T) {
 	for i := range 300 {
 		in := gen.Example(i)
 		n := len(in.pod.Spec.InitContainers) + len(in.pod.Spec.Containers) + len(in.pod.Spec.EphemeralContainers)
-		budget := float64(20 + 10*n)
+		budget := float64(20 + 8*n)
 		if got := testing.AllocsPerRun(3, func() { podstatus.Compute(in.pod, in.st, in.opts) }); got > budget {
 			t.Errorf("case %d: Compute allocates %v times for %d containers, budget %v", i, got, n, budget)
 		}

@@ -145,10 +145,13 @@ func (p *prober) readyOnKubeletRestart(ready *bool, cs *v1.ContainerStatus, c *v
 // An init status whose position does not match the spec's is left with
 // Started only.
 func (p *prober) updatePodStatus(s *v1.PodStatus) {
+	// Every status gets a Started of its own; they are allocated together.
+	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses))
 	for i := range s.ContainerStatuses {
 		cs := &s.ContainerStatuses[i]
 		started := p.isContainerStarted(cs)
-		cs.Started = &started
+		flags[i] = started
+		cs.Started = &flags[i]
 		if !started {
 			continue
 		}
@@ -164,7 +167,9 @@ func (p *prober) updatePodStatus(s *v1.PodStatus) {
 	for i := range s.InitContainerStatuses {
 		cs := &s.InitContainerStatuses[i]
 		started := p.isContainerStarted(cs)
-		cs.Started = &started
+		k := len(s.ContainerStatuses) + i
+		flags[k] = started
+		cs.Started = &flags[k]
 		inits := p.pod.Spec.InitContainers
 		if i >= len(inits) || inits[i].Name != cs.Name {
 			continue
