@@ -16,9 +16,19 @@ import (
 // Check accepts every status Compute writes: whatever the hidden inputs of
 // getPhase were, some value of them explains the phase, and the container
 // status rules are the kubelet's own.
+//
+// One kind of runtime state is left out: a regular container still running
+// in an older sandbox while a newer one is ready. A kubelet never leaves
+// one (SyncPod creates a new sandbox only after killing every container of
+// the old ones succeeded), and for it Compute writes Pending where the API
+// status shows a running container, which Check rightly calls impossible
+// (-rapid.seed=9064719441722548902 drew one).
 func TestCheckAcceptsComputedStatuses(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := podgen.Cases(podgen.CaseOptions{}).Draw(rt, "case")
+		if runsInOldSandbox(c.Pod, c.State) {
+			rt.Skip("a regular container runs in an old sandbox next to a newer ready one")
+		}
 		want := podstatus.Compute(c.Pod, c.State, podstatus.Options{Features: c.Features, Probes: c.Probes})
 		pod := c.Pod.DeepCopy()
 		pod.Status = *want.Status.DeepCopy()
@@ -145,4 +155,23 @@ func TestCheckNothingToCheck(t *testing.T) {
 	if ms := podstatus.Check(nil, podstatus.RecomputeOptions{}); ms != nil {
 		t.Errorf("nil pod: %v", ms)
 	}
+}
+
+// runsInOldSandbox: a regular container's running instance is in a sandbox
+// other than the active one while the active one is ready.
+func runsInOldSandbox(pod *v1.Pod, st *runtimestate.Pod) bool {
+	active := st.ActiveSandbox()
+	if active == nil {
+		return false
+	}
+	regular := map[string]bool{}
+	for _, c := range pod.Spec.Containers {
+		regular[c.Name] = true
+	}
+	for _, c := range st.Containers {
+		if regular[c.Name] && c.State == runtimestate.Running && c.SandboxID != active.ID {
+			return true
+		}
+	}
+	return false
 }
