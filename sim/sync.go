@@ -895,23 +895,8 @@ func setCondition(st *v1.PodStatus, c v1.PodCondition) {
 }
 
 func containerByName(pod *v1.Pod, name string) *v1.Container {
-	for i := range pod.Spec.InitContainers {
-		if pod.Spec.InitContainers[i].Name == name {
-			return &pod.Spec.InitContainers[i]
-		}
-	}
-	for i := range pod.Spec.Containers {
-		if pod.Spec.Containers[i].Name == name {
-			return &pod.Spec.Containers[i]
-		}
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		if pod.Spec.EphemeralContainers[i].Name == name {
-			c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-			return &c
-		}
-	}
-	return nil
+	_, c, _ := restart.KindOf(&pod.Spec, name)
+	return c
 }
 
 // idPrefix starts the IDs the simulated runtime gives a pod's sandboxes
