@@ -8,10 +8,22 @@
 // Options struct that leaves its Features out models a real v1.37.2 node;
 // use With or Parse to model a node that runs with a gate changed.
 //
-// Some gates are locked to their default in v1.37.2 (see Locked): a real
-// v1.37.2 kubelet refuses to change them. A Set can still turn them off, which
-// models the code path the kubelet takes when the gate is off; such settings
-// are not reachable on a v1.37.2 node.
+// A Set also carries the kubelet version it models (see Version): V1_36
+// and V1_35 return the defaults of kubelet v1.36.3 and v1.35.4, and every
+// decision whose code changed between those versions and v1.37.2 reads the
+// version from the Set, so a version is passed exactly like the gates.
+//
+// Some gates are locked to their default (see Locked and Version.Locked): a
+// real kubelet of that version refuses to change them. A Set can still turn
+// them off, which models the code path the kubelet takes when the gate is
+// off; such settings are not reachable on a node of that version.
+//
+// Gates that older versions flip and that the library does not hold, and
+// why: ResourceHealthStatus (device health in allocatedResourcesStatus; the
+// library has no input for device health), MemoryQoS (cgroup settings
+// during a resize: actuation, not a decision), ImageVolumeWithDigest (image
+// volume digests in volumeMounts status: the library does not model image
+// volumes). None changes a decision the library makes.
 package features
 
 import (
@@ -68,46 +80,88 @@ const (
 	// PodObservedGenerationTracking: observedGeneration on the pod status and
 	// its conditions (GA, locked on).
 	PodObservedGenerationTracking Gate = "PodObservedGenerationTracking"
+	// NodeDeclaredFeatures: the node declares the features it supports and
+	// admission checks pods against them (GA, locked on; Alpha, off, in
+	// v1.35). No decision in scope reads it (admission is outside the
+	// library); the Set holds it because RestartAllContainersOnContainerExits
+	// and the in-place resize gates depend on it, so a v1.35 kubelet refuses
+	// them without it.
+	NodeDeclaredFeatures Gate = "NodeDeclaredFeatures"
 )
 
-// Set is the gate configuration of one kubelet. Its zero value is kubelet
-// v1.37.2 with every gate at its default: a Set left out of an Options
-// struct, or declared and never changed, models a real v1.37.2 node. Change
-// gates with With (or Parse, for the --feature-gates syntax); read them with
-// Enabled.
+// Set is the gate configuration of one kubelet: a kubelet version (see
+// Version) and the value of every gate. Its zero value is kubelet v1.37.2
+// with every gate at its default: a Set left out of an Options struct, or
+// declared and never changed, models a real v1.37.2 node. V1_36 and V1_35
+// model older kubelets; the decisions read the version from the Set, so the
+// version is passed exactly like the gates. Change gates with With (or
+// Parse / ParseFor, for the --feature-gates syntax); read them with Enabled.
 //
-// A Set stores only the gates that differ from the defaults, so two Sets
-// that enable the same gates are == equal however they were built.
+// A Set stores only the version and the gates that differ from that
+// version's defaults, so two Sets of one version that enable the same gates
+// are == equal however they were built.
 type Set struct {
-	// flipped has bit i set when Gates()[i] differs from its default.
+	// flipped has bit i set when gates[i] differs from its default in ver.
 	flipped uint32
+	ver     Version
 }
 
 // V1_37 returns the gate defaults of kubelet v1.37.2. It equals the zero
 // Set.
 func V1_37() Set { return Set{} }
 
-// gates lists every gate with its v1.37.2 default, in a fixed order; a
-// gate's bit in Set.flipped is its index here.
-var gates = [...]struct {
-	g   Gate
-	def bool
-}{
-	{ContainerRestartRules, true},
-	{RestartAllContainersOnContainerExits, true},
-	{ReduceDefaultCrashLoopBackOffDecay, false},
-	{KubeletCrashLoopBackOffMax, true},
-	{InPlacePodVerticalScaling, true},
-	{InPlacePodLevelResourcesVerticalScaling, true},
-	{InPlacePodVerticalScalingInitContainers, true},
-	{InPlacePodVerticalScalingMemoryBackedVolumes, false},
-	{PodLevelResources, true},
-	{ChangeContainerStatusOnKubeletRestart, false},
-	{PodReadyToStartContainersCondition, true},
-	{PodObservedGenerationTracking, true},
+// V1_36 returns kubelet v1.36.3 with its default gates.
+func V1_36() Set { return Set{ver: V1_36_3} }
+
+// V1_35 returns kubelet v1.35.4 with its default gates.
+func V1_35() Set { return Set{ver: V1_35_4} }
+
+// ForVersion returns kubelet v with its default gates, or an error for a
+// version this package does not model.
+func ForVersion(v Version) (Set, error) {
+	if !v.valid() {
+		return Set{}, fmt.Errorf("features: unknown kubelet version %d (known: %v)", uint8(v), Versions())
+	}
+	return Set{ver: v}, nil
 }
 
-// Gates lists every gate a Set holds, in a fixed order.
+// Version returns the kubelet version s models.
+func (s Set) Version() Version { return s.ver }
+
+// gates lists every gate with, per version (indexed by Version), whether
+// the kubelet has it, its default, and whether it is locked to that
+// default; a gate's bit in Set.flipped is its index here. The values are
+// those of pkg/features/kube_features.go of each version, evaluated at the
+// binary's own minor.
+var gates = [...]struct {
+	g      Gate
+	has    [numVersions]bool
+	def    [numVersions]bool
+	locked [numVersions]bool
+}{
+	//                                              v1.37.2, v1.36.3, v1.35.4
+	{ContainerRestartRules, all, [3]bool{true, true, true}, none},
+	{RestartAllContainersOnContainerExits, all, [3]bool{true, true, false}, none},
+	{ReduceDefaultCrashLoopBackOffDecay, all, none, none},
+	{KubeletCrashLoopBackOffMax, all, all, none},
+	{InPlacePodVerticalScaling, all, all, all},
+	{InPlacePodLevelResourcesVerticalScaling, all, [3]bool{true, true, false}, none},
+	{InPlacePodVerticalScalingInitContainers, [3]bool{true, true, false}, [3]bool{true, true, false}, [3]bool{true, false, false}},
+	{InPlacePodVerticalScalingMemoryBackedVolumes, [3]bool{true, false, false}, none, none},
+	{PodLevelResources, all, all, none},
+	{ChangeContainerStatusOnKubeletRestart, all, none, none},
+	{PodReadyToStartContainersCondition, all, all, [3]bool{true, false, false}},
+	{PodObservedGenerationTracking, all, all, all},
+	{NodeDeclaredFeatures, all, [3]bool{true, true, false}, [3]bool{true, false, false}},
+}
+
+var (
+	all  = [numVersions]bool{true, true, true}
+	none = [numVersions]bool{}
+)
+
+// Gates lists every gate a Set holds, in a fixed order: the gates of every
+// version modelled. Version.Has tells which a given version has.
 func Gates() []Gate {
 	out := make([]Gate, len(gates))
 	for i, e := range gates {
@@ -117,13 +171,8 @@ func Gates() []Gate {
 }
 
 // Default reports g's default in kubelet v1.37.2; an unknown gate reads as
-// off.
-func Default(g Gate) bool {
-	if i := index(g); i >= 0 {
-		return gates[i].def
-	}
-	return false
-}
+// off. Version.Default answers for another version.
+func Default(g Gate) bool { return V1_37_2.Default(g) }
 
 // index returns g's position in gates, or -1. Every decision asks Enabled
 // on its hot path, so this is a switch (the compiler dispatches on the
@@ -155,41 +204,45 @@ func index(g Gate) int {
 		return 10
 	case PodObservedGenerationTracking:
 		return 11
+	case NodeDeclaredFeatures:
+		return 12
 	}
 	return -1
 }
 
 // Locked reports whether kubelet v1.37.2 refuses to change g from its
-// default (a GA gate with LockToDefault).
-func Locked(g Gate) bool {
-	switch g {
-	case InPlacePodVerticalScaling, InPlacePodVerticalScalingInitContainers,
-		PodReadyToStartContainersCondition, PodObservedGenerationTracking:
-		return true
-	}
-	return false
-}
+// default (a GA gate with LockToDefault). Version.Locked answers for
+// another version.
+func Locked(g Gate) bool { return V1_37_2.Locked(g) }
 
-// Enabled reports the value of g in s. A gate the Set does not hold reads
-// as off.
+// Enabled reports the value of g in s. A gate the Set does not hold, or
+// that s's kubelet version does not have, reads as off.
 func (s Set) Enabled(g Gate) bool {
 	i := index(g)
 	if i < 0 {
 		return false
 	}
-	return gates[i].def != (s.flipped&(1<<i) != 0)
+	return gates[i].def[s.ver] != (s.flipped&(1<<i) != 0)
 }
 
 // With returns a copy of s with g set to on. It returns an error for a gate
-// the Set does not hold. Any combination is allowed, including a locked
-// gate turned off or a gate on while one it depends on in the kubelet is
-// off: such a Set models the code path, not a node v1.37.2 would run.
+// the Set does not hold, and for turning on a gate s's kubelet version does
+// not have (turning it off is allowed: it is off). Any other combination is
+// allowed, including a locked gate turned off or a gate on while one it
+// depends on in the kubelet is off: such a Set models the code path, not a
+// node the kubelet would run.
 func (s Set) With(g Gate, on bool) (Set, error) {
 	i := index(g)
 	if i < 0 {
 		return s, fmt.Errorf("features: unknown gate %q (known: %v)", g, Gates())
 	}
-	if on == gates[i].def {
+	if !gates[i].has[s.ver] {
+		if on {
+			return s, fmt.Errorf("features: kubelet %s has no gate %s", s.ver, g)
+		}
+		return s, nil
+	}
+	if on == gates[i].def[s.ver] {
 		s.flipped &^= 1 << i
 	} else {
 		s.flipped |= 1 << i
@@ -199,9 +252,17 @@ func (s Set) With(g Gate, on bool) (Set, error) {
 
 // Parse reads the --feature-gates syntax, "Name=true,Other=false" (spaces
 // allowed, empty string allowed), applied to the v1.37.2 defaults. An
-// unknown gate or a value other than true/false is an error.
-func Parse(spec string) (Set, error) {
-	var s Set
+// unknown gate or a value other than true/false is an error. ParseFor does
+// the same for another kubelet version.
+func Parse(spec string) (Set, error) { return ParseFor(V1_37_2, spec) }
+
+// ParseFor reads the --feature-gates syntax applied to the defaults of
+// kubelet v. A gate that v does not have is an error when set to true.
+func ParseFor(v Version, spec string) (Set, error) {
+	s, err := ForVersion(v)
+	if err != nil {
+		return Set{}, err
+	}
 	for _, kv := range strings.Split(spec, ",") {
 		kv = strings.TrimSpace(kv)
 		if kv == "" {
@@ -222,36 +283,43 @@ func Parse(spec string) (Set, error) {
 	return s, nil
 }
 
-// Map returns the gates as a name-to-value map, the shape kubelet
-// configuration files and --feature-gates use.
+// Map returns the gates s's kubelet version has as a name-to-value map,
+// the shape kubelet configuration files and --feature-gates use.
 func (s Set) Map() map[string]bool {
 	m := make(map[string]bool, len(gates))
 	for _, e := range gates {
-		m[string(e.g)] = s.Enabled(e.g)
+		if e.has[s.ver] {
+			m[string(e.g)] = s.Enabled(e.g)
+		}
 	}
 	return m
 }
 
-// Diff lists, sorted, the gates whose value in s differs from the v1.37.2
-// defaults, as Name=value.
+// Diff lists, sorted, the gates whose value in s differs from the defaults
+// of s's kubelet version, as Name=value.
 func (s Set) Diff() []string {
 	var out []string
 	for i, e := range gates {
 		if s.flipped&(1<<i) != 0 {
-			out = append(out, fmt.Sprintf("%s=%t", e.g, !e.def))
+			out = append(out, fmt.Sprintf("%s=%t", e.g, !e.def[s.ver]))
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// String renders s as the gates that differ from the v1.37.2 defaults
-// ("ContainerRestartRules=false,…"), or "v1.37.2 defaults". Parse reads it
-// back.
+// String renders a v1.37.2 Set as the gates that differ from the defaults
+// ("ContainerRestartRules=false,…"), or "v1.37.2 defaults"; Parse reads it
+// back. Another version renders as "v1.35.4 defaults" or "v1.35.4 defaults
+// with A=true,B=false"; ParseFor(s.Version(), strings.Join(s.Diff(), ","))
+// reads that back.
 func (s Set) String() string {
-	d := s.Diff()
-	if len(d) == 0 {
-		return "v1.37.2 defaults"
+	d := strings.Join(s.Diff(), ",")
+	switch {
+	case d == "":
+		return s.ver.String() + " defaults"
+	case s.ver == V1_37_2:
+		return d
 	}
-	return strings.Join(d, ",")
+	return s.ver.String() + " defaults with " + d
 }

@@ -42,7 +42,7 @@ func TestWithEnabledAndString(t *testing.T) {
 func TestV1_37Defaults(t *testing.T) {
 	on := []Gate{ContainerRestartRules, RestartAllContainersOnContainerExits, KubeletCrashLoopBackOffMax,
 		InPlacePodVerticalScaling, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScalingInitContainers,
-		PodLevelResources, PodReadyToStartContainersCondition, PodObservedGenerationTracking}
+		PodLevelResources, PodReadyToStartContainersCondition, PodObservedGenerationTracking, NodeDeclaredFeatures}
 	off := []Gate{ReduceDefaultCrashLoopBackOffDecay, InPlacePodVerticalScalingMemoryBackedVolumes, ChangeContainerStatusOnKubeletRestart}
 	if len(on)+len(off) != len(Gates()) {
 		t.Fatalf("%d gates listed here, %d in Gates()", len(on)+len(off), len(Gates()))

@@ -542,10 +542,16 @@ func probeProblems(pod *v1.Pod, st *runtimestate.Pod, probes map[string]Containe
 // featureProblems lists what Features promised and s breaks.
 func featureProblems(s features.Set, o FeatureOptions) []string {
 	var errs []string
-	def := features.V1_37()
+	def, _ := features.ForVersion(o.Version)
+	if s.Version() != o.Version {
+		errs = append(errs, fmt.Sprintf("version %s, want %s", s.Version(), o.Version))
+	}
 	for _, g := range features.Gates() {
-		if features.Locked(g) && !o.FlipLocked && s.Enabled(g) != def.Enabled(g) {
+		if o.Version.Locked(g) && !o.FlipLocked && s.Enabled(g) != def.Enabled(g) {
 			errs = append(errs, fmt.Sprintf("locked gate %s flipped", g))
+		}
+		if !o.Version.Has(g) && s.Enabled(g) {
+			errs = append(errs, fmt.Sprintf("gate %s on, which %s lacks", g, o.Version))
 		}
 		if o.IgnoreDependencies || !s.Enabled(g) {
 			continue

@@ -86,7 +86,8 @@ func TestProbeResultsFollowTheSpec(t *testing.T) {
 }
 
 func TestFeaturesKeepLocksAndDependencies(t *testing.T) {
-	for _, o := range []FeatureOptions{{}, {FlipPercent: 100}, {FlipLocked: true, FlipPercent: 60}, {IgnoreDependencies: true, FlipPercent: 50}} {
+	for _, o := range []FeatureOptions{{}, {FlipPercent: 100}, {FlipLocked: true, FlipPercent: 60}, {IgnoreDependencies: true, FlipPercent: 50},
+		{Version: features.V1_35_4}, {Version: features.V1_36_3, FlipPercent: 100}, {Version: features.V1_35_4, FlipLocked: true, FlipPercent: 100}} {
 		rapid.Check(t, func(t *rapid.T) {
 			report(t, "features", featureProblems(Features(o).Draw(t, "features"), o))
 		})
