@@ -154,7 +154,9 @@ func (c *computer) compute() {
 	}
 
 	a.UpdatePodLevelResources = c.podLevelResizeAction()
-	if !a.UpdatePodLevelResources && !a.UpdatePodResources {
+	// Before v1.37 a resize made while a container was down did not mark
+	// the pod cgroup for resize when it starts again (difference D19).
+	if c.f.Version().Minor() >= 37 && !a.UpdatePodLevelResources && !a.UpdatePodResources {
 		a.UpdatePodResources = c.startingResized(pod.Spec.Containers, a.ContainersToStart)
 	}
 }
@@ -208,6 +210,23 @@ func (c *computer) anyRegularContainerCreated() bool {
 	for i := range c.pod.Spec.Containers {
 		cs := c.st.Newest(c.pod.Spec.Containers[i].Name)
 		if cs != nil && state(cs) != runtimestate.Unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// anyRegularContainerCreatedOrRunning is the initialization test of
+// computeInitContainerActions before v1.37: the newest instance of some
+// regular container, in any sandbox, is created or running (an exited one
+// may be left over from a sandbox that no longer runs).
+func (c *computer) anyRegularContainerCreatedOrRunning() bool {
+	for i := range c.pod.Spec.Containers {
+		cs := c.st.Newest(c.pod.Spec.Containers[i].Name)
+		if cs == nil {
+			continue
+		}
+		if s := state(cs); s == runtimestate.Created || s == runtimestate.Running {
 			return true
 		}
 	}

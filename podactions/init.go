@@ -12,9 +12,9 @@ import (
 // initContainerActions mirrors computeInitContainerActions
 // (pkg/kubelet/kuberuntime/kuberuntime_container.go) and reports whether
 // the pod has initialized. Init containers are walked from the last to the
-// first, looking only at the active sandbox, because completed init
-// containers may have been garbage-collected: the newest one that ran
-// tells where initialization stands.
+// first, looking only at the active sandbox (v1.37; any sandbox before),
+// because completed init containers may have been garbage-collected: the
+// newest one that ran tells where initialization stands.
 func (c *computer) initContainerActions() bool {
 	pod, a := c.pod, &c.a
 	inits := pod.Spec.InitContainers
@@ -24,8 +24,17 @@ func (c *computer) initContainerActions() bool {
 	}
 
 	// A regular container in the active sandbox means initialization
-	// completed there.
-	initialized := c.anyActiveRegularContainerStarted()
+	// completed there. Before v1.37 the kubelet asked instead whether the
+	// newest instance of some regular container, in any sandbox, is
+	// created or running, and looked init containers up in any sandbox
+	// too (differences D17 and D18 of the version notes).
+	newer := c.f.Version().Minor() >= 37
+	var initialized bool
+	if newer {
+		initialized = c.anyActiveRegularContainerStarted()
+	} else {
+		initialized = c.anyRegularContainerCreatedOrRunning()
+	}
 	previous := initialized // a later init container has started
 	restartOnFailure := pod.Spec.RestartPolicy != v1.RestartPolicyNever
 
@@ -33,7 +42,12 @@ func (c *computer) initContainerActions() bool {
 	for i := n - 1; i >= 0; i-- {
 		ctr := &inits[i]
 		sidecar := restart.IsSidecar(ctr)
-		cs := c.st.NewestActive(ctr.Name)
+		var cs *runtimestate.Container
+		if newer {
+			cs = c.st.NewestActive(ctr.Name)
+		} else {
+			cs = c.st.Newest(ctr.Name)
+		}
 		if cs == nil {
 			// Its instance is gone: a sidecar past it must run again.
 			if previous && sidecar {
@@ -151,7 +165,7 @@ func (c *computer) initContainerActions() bool {
 		s[i], s[j] = s[j], s[i]
 	}
 
-	if !a.UpdatePodLevelResources && !a.UpdatePodResources {
+	if newer && !a.UpdatePodLevelResources && !a.UpdatePodResources {
 		a.UpdatePodResources = c.startingResized(inits, a.InitContainersToStart)
 	}
 	return initialized

@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -73,7 +74,7 @@ func (c *computer) actuatedPod() *v1.ResourceRequirements {
 // reports whether the instance is kept; when a resize needs a restart it
 // has queued the kill and the start and marked the pod cgroup for resize.
 func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) bool {
-	if !c.f.Enabled(features.InPlacePodVerticalScaling) {
+	if !c.resizable() {
 		return true
 	}
 	list := c.pod.Spec.Containers
@@ -145,6 +146,17 @@ func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) 
 		a.CPUUpdates = queue(a.CPUUpdates, desired.CPURequest, current.CPURequest)
 	}
 	return true
+}
+
+// resizable mirrors IsInPlacePodVerticalScalingAllowed
+// (pkg/kubelet/allocation/features_linux.go): the gate is on, and, in
+// v1.35, the pod is not a static pod (v1.36 resizes static pods too:
+// difference D6).
+func (c *computer) resizable() bool {
+	if !c.f.Enabled(features.InPlacePodVerticalScaling) {
+		return false
+	}
+	return c.f.Version().Minor() >= 36 || !phase.IsStaticPod(c.pod)
 }
 
 // startingResized mirrors startingResizedContainer: some container about
