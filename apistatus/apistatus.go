@@ -537,7 +537,9 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 				continue
 			}
 			sidecar := ct.RestartPolicy != nil && *ct.RestartPolicy == v1.ContainerRestartPolicyAlways
-			if newest == nil && c.anyRegularContainerCreated() && !sidecar && work[k].State.Waiting != nil {
+			// v1.36 on (D7): a regular init container whose instances
+			// are gone completed, if a regular container was created.
+			if newest == nil && f.Version().Minor() >= 36 && c.anyRegularContainerCreated() && !sidecar && work[k].State.Waiting != nil {
 				work[k].State = v1.ContainerState{Terminated: c.mem.terminated(v1.ContainerStateTerminated{
 					Reason: Completed, Message: MessageInitAssumedCompleted, ExitCode: 0,
 				})}
@@ -623,10 +625,14 @@ func (c *converter) instanceStatus(in *runtimestate.Container, id string, o *v1.
 			if o.RestartCount > s.RestartCount {
 				s.RestartCount = o.RestartCount
 			}
-			if o.ContainerID != s.ContainerID && o.State.Terminated != nil {
+			// The last state carried over a RestartAllContainers reset
+			// (which removes the old instances) came with v1.36 (D8).
+			switch {
+			case f.Version().Minor() < 36:
+			case o.ContainerID != s.ContainerID && o.State.Terminated != nil:
 				s.LastTerminationState.Terminated = o.State.Terminated
 				a |= aliasLastTerminated
-			} else if o.LastTerminationState.Terminated != nil {
+			case o.LastTerminationState.Terminated != nil:
 				s.LastTerminationState.Terminated = o.LastTerminationState.Terminated
 				a |= aliasLastTerminated
 			}

@@ -426,7 +426,8 @@ func anyRegularContainerStarted(spec *v1.PodSpec, statuses statusLists) bool {
 // condition. It mirrors GeneratePodReadyToStartContainersCondition in
 // pkg/kubelet/status/generate.go: True when the kubelet would keep the
 // pod's sandbox (runtimeutil.PodSandboxChanged says no change), otherwise
-// False with reason PodSandboxNotReady and the sandbox message ("no pod
+// False; from v1.37 on, with reason PodSandboxNotReady and the sandbox
+// message ("no pod
 // sandbox exists", "multiple pod sandboxes are ready and need to be
 // reconciled", "pod sandbox is not ready", "network namespace mode changed
 // and sandbox needs to be recreated", "pod sandbox has no IP address").
@@ -444,7 +445,12 @@ func PodReadyToStartContainers(pod *v1.Pod, prev *v1.PodStatus, st *runtimestate
 		Status:             v1.ConditionTrue,
 	}
 	if changed, msg := sandboxChanged(pod, st); changed {
-		cond.Status, cond.Reason, cond.Message = v1.ConditionFalse, ReasonPodSandboxNotReady, msg
+		cond.Status = v1.ConditionFalse
+		// The reason and message came with v1.37 (D22); before, False
+		// had neither.
+		if f.Version().Minor() >= 37 {
+			cond.Reason, cond.Message = ReasonPodSandboxNotReady, msg
+		}
 	}
 	return cond
 }

@@ -200,6 +200,12 @@ func TestPodReadyToStartContainers(t *testing.T) {
 				want = cond(v1.PodReadyToStartContainers, v1.ConditionFalse, ReasonPodSandboxNotReady, tt.msg)
 			}
 			check(t, PodReadyToStartContainers(tt.pod, prev, tt.st, defaults), want)
+			// v1.35 and v1.36 give the same status without reason and
+			// message (D22 of shared/kubelet-versions.md).
+			want.Reason, want.Message = "", ""
+			for _, f := range []features.Set{features.V1_35(), features.V1_36()} {
+				check(t, PodReadyToStartContainers(tt.pod, prev, tt.st, f), want)
+			}
 		})
 	}
 }

@@ -4,22 +4,40 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
 )
 
-// Normalize sorts p's sandboxes and containers into the order the kubelet
-// builds them in: sandboxes by attempt descending, then creation time
-// descending, then ID ascending; containers by creation time descending.
-// Containers created at the same instant keep their relative order (the
-// kubelet's own sort leaves such ties in no defined order).
-func (p *Pod) Normalize() {
+// Normalize sorts p's sandboxes and containers into the order kubelet
+// v1.37.2 (and v1.36.3) builds them in: sandboxes by attempt descending,
+// then creation time descending, then ID ascending; containers by creation
+// time descending. Containers created at the same instant keep their
+// relative order (the kubelet's own sort leaves such ties in no defined
+// order). NormalizeFor sorts for another kubelet version.
+func (p *Pod) Normalize() { p.NormalizeFor(features.V1_37_2) }
+
+// NormalizeFor sorts p as kubelet v builds it. Kubelet v1.35.4 orders
+// sandboxes by attempt only (difference D14 of the version notes): ties
+// keep the order the runtime listed them in, as the kubelet's sort does
+// for the few sandboxes a pod has (Go's sort.Sort is an insertion sort,
+// which is stable, below 13 elements). Later versions break ties by
+// creation time, then ID.
+func (p *Pod) NormalizeFor(v features.Version) {
 	if p == nil {
 		return
 	}
-	sort.SliceStable(p.Sandboxes, func(i, j int) bool { return sandboxNewer(&p.Sandboxes[i], &p.Sandboxes[j]) })
+	newer := sandboxNewer
+	if v.Minor() == 35 {
+		newer = sandboxNewerV135
+	}
+	sort.SliceStable(p.Sandboxes, func(i, j int) bool { return newer(&p.Sandboxes[i], &p.Sandboxes[j]) })
 	sort.SliceStable(p.Containers, func(i, j int) bool {
 		return p.Containers[i].CreatedAt.After(p.Containers[j].CreatedAt)
 	})
 }
+
+// sandboxNewerV135 is v1.35's sandbox order: a higher attempt first.
+func sandboxNewerV135(a, b *Sandbox) bool { return a.Attempt > b.Attempt }
 
 func sandboxNewer(a, b *Sandbox) bool {
 	if a.Attempt != b.Attempt {
@@ -34,12 +52,22 @@ func sandboxNewer(a, b *Sandbox) bool {
 // Validate reports what no container runtime can report about a pod: an
 // empty or repeated sandbox or container ID, a container without a name, a
 // state or namespace mode that is not one of the constants, or sandboxes and
-// containers out of the newest-first order. Decision functions do not call
-// Validate: on an invalid Pod they still return without panicking, but
-// their answer is the kubelet's answer to a state it never sees.
-func (p *Pod) Validate() error {
+// containers out of the newest-first order of kubelet v1.37.2 (see
+// Normalize). Decision functions do not call Validate: on an invalid Pod
+// they still return without panicking, but their answer is the kubelet's
+// answer to a state it never sees. ValidateFor checks the order of another
+// kubelet version.
+func (p *Pod) Validate() error { return p.ValidateFor(features.V1_37_2) }
+
+// ValidateFor is Validate with the sandbox order of kubelet v (see
+// NormalizeFor).
+func (p *Pod) ValidateFor(v features.Version) error {
 	if p == nil {
 		return nil
+	}
+	newer := sandboxNewer
+	if v.Minor() == 35 {
+		newer = sandboxNewerV135
 	}
 	var errs []error
 	seen := map[string]bool{}
@@ -56,7 +84,7 @@ func (p *Pod) Validate() error {
 		default:
 			errs = append(errs, fmt.Errorf("sandboxes[%d]: unknown network mode %q", i, s.NetworkMode))
 		}
-		if i > 0 && sandboxNewer(&s, &p.Sandboxes[i-1]) {
+		if i > 0 && newer(&s, &p.Sandboxes[i-1]) {
 			errs = append(errs, fmt.Errorf("sandboxes[%d] (%s) is newer than sandboxes[%d] (%s): sandboxes must be newest first", i, s.ID, i-1, p.Sandboxes[i-1].ID))
 		}
 	}

@@ -1,6 +1,8 @@
 package runtimestate
 
 import (
+	"github.com/kubeletlogic/kubeletlogic/features"
+
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +137,34 @@ func TestNormalizeSandboxTies(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "y,z,a,b" {
 		t.Errorf("order %v, want y,z,a,b", got)
+	}
+	if err := p.Validate(); err != nil {
+		t.Errorf("normalized pod does not validate: %v", err)
+	}
+
+	// D14: kubelet v1.35.4 orders by attempt only; ties keep the
+	// runtime's listing order (the example of shared/kubelet-versions.md:
+	// an older ready sandbox listed after a newer one of the same attempt
+	// stays second; a v1.37 node puts the newer first either way).
+	old := &Pod{Sandboxes: []Sandbox{
+		{ID: "b", Attempt: 1, CreatedAt: t1},
+		{ID: "a", Attempt: 1, CreatedAt: t1},
+		{ID: "z", Attempt: 1, CreatedAt: t1.Add(time.Second)},
+		{ID: "y", Attempt: 2},
+	}}
+	old.NormalizeFor(features.V1_35_4)
+	got = got[:0]
+	for _, s := range old.Sandboxes {
+		got = append(got, s.ID)
+	}
+	if strings.Join(got, ",") != "y,b,a,z" {
+		t.Errorf("v1.35 order %v, want y,b,a,z", got)
+	}
+	if err := old.ValidateFor(features.V1_35_4); err != nil {
+		t.Errorf("v1.35 order does not validate for v1.35: %v", err)
+	}
+	if err := old.Validate(); err == nil {
+		t.Error("v1.35 order (older sandbox of the same attempt first) validates for v1.37")
 	}
 }
 
