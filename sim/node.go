@@ -806,7 +806,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 		p.workDue = time.Time{}
 		p.maybeDelete()
 	}
-	if out.ResetAll {
+	// From v1.36 on, a successful reset syncs the pod again at once (D12);
+	// v1.35 waits for the relist or the resync.
+	if out.ResetAll && f.Version().Minor() >= 36 {
 		p.pending = true
 	}
 	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {

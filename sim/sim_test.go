@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
+
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/probe"
@@ -466,3 +468,59 @@ func TestRestartCountFromLogs(t *testing.T) {
 
 // execCheck is a probe handler: the API server requires one.
 var execCheck = v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"check"}}}
+
+// The same reset under each kubelet version (D1, D12 of
+// shared/kubelet-versions.md): v1.35 has RestartAllContainersOnContainerExits
+// off by default, so the rule does nothing and the app restarts alone;
+// with the gate (and NodeDeclaredFeatures, which it needs) turned on,
+// v1.35 resets but removes the log files with the containers, so the
+// restart counts start again from 0; v1.36 keeps them, as v1.37 does.
+func TestResetVersions(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := apiPod("ra", v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "prepare", Image: "a"}, {Name: "sidecar", Image: "a", RestartPolicy: &always}},
+		Containers: []v1.Container{{Name: "app", Image: "a", RestartPolicy: &always, RestartPolicyRules: []v1.ContainerRestartRule{{
+			Action: "RestartAllContainers", ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}}}},
+	})
+	script := sim.Script{Containers: map[string]sim.Behaviour{
+		"prepare": {Runs: []sim.Run{{ExitAfter: sec(1)}}},
+		"app":     {Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 42}, {ExitAfter: sec(5), ExitCode: 1}, {}}},
+	}}
+	v135on, err := features.ParseFor(features.V1_35_4, "RestartAllContainersOnContainerExits=true,NodeDeclaredFeatures=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		f        features.Set
+		creates  string
+		keepLogs bool // of every RemoveContainer, the reset's and the garbage collector's
+	}{
+		{features.V1_35(), "prepare 0, sidecar 0, app 0, app 1, app 2", false},
+		{v135on, "prepare 0, sidecar 0, app 0, prepare 0, sidecar 0, app 0, app 1", false},
+		{features.V1_36(), "prepare 0, sidecar 0, app 0, prepare 1, sidecar 1, app 1, app 2", true},
+	} {
+		tl := run(t, sim.Config{Seed: 1, For: sec(60), Kubelet: sim.Kubelet{Features: tc.f}}, sim.PodInput{Pod: pod, Script: script})
+		var got []string
+		removes := 0
+		for _, e := range tl.Entries {
+			if e.Kind != sim.KindCRI {
+				continue
+			}
+			switch e.Call.Method {
+			case "CreateContainer":
+				got = append(got, fmt.Sprintf("%s %d", e.Call.Name, e.Call.RestartCount))
+			case "RemoveContainer":
+				if e.Call.KeepLogs != tc.keepLogs {
+					t.Errorf("%s: RemoveContainer %s keepLogs %v, want %v", tc.f, e.Call.Name, e.Call.KeepLogs, tc.keepLogs)
+				}
+				removes++
+			}
+		}
+		if strings.Join(got, ", ") != tc.creates {
+			t.Errorf("%s: CreateContainer restart counts: %s, want %s\n%s", tc.f, strings.Join(got, ", "), tc.creates, tl.Events())
+		}
+		if removes == 0 {
+			t.Errorf("%s: no RemoveContainer call", tc.f)
+		}
+	}
+}

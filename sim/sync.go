@@ -475,8 +475,9 @@ func (s *syncer) syncPod() {
 				if r.Kill {
 					s.stopContainer(r.Name, r.ID, containerByName(pod, r.Name), 0, &zero)
 				}
-				// The reset keeps the container's logs.
-				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID, KeepLogs: true}, in.Delays.RemoveContainer.D())
+				// The reset keeps the container's logs from v1.36 on
+				// (D12); v1.35 removes them with the container.
+				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID, KeepLogs: f.Version().Minor() >= 36}, in.Delays.RemoveContainer.D())
 			}
 			s.out.ResetAll = true
 		}
