@@ -24,10 +24,9 @@ type checkReport struct {
 }
 
 func runCheck(e *env) int {
-	fs := newFlagSet(e, "check", "-f FILE|- [--gate Name=bool]... [-o text|json|yaml]")
+	fs := newFlagSet(e, "check", "-f FILE|- [--kubelet-version 1.37] [--gate Name=bool]... [-o text|json|yaml]")
 	file := fs.String("f", "", "pods with their status: kubectl get pod -o yaml (or -o json), a List, or a simulator's output; - for standard input")
-	var gates listFlag
-	fs.Var(&gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	gates := addGateFlags(fs)
 	out := fs.String("o", "text", "output: text, json or yaml")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -40,7 +39,7 @@ func runCheck(e *env) int {
 		fmt.Fprintf(e.stderr, "kubeletlogic check: -o %q: want text, json or yaml\n", *out)
 		return exitUsage
 	}
-	set, err := parseGates(gates)
+	set, err := gates.set()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "kubeletlogic check: %v\n", err)
 		return exitBadInput
@@ -100,7 +99,7 @@ func runCheck(e *env) int {
 
 func check(lp loadedPod, set features.Set) checkReport {
 	pod := lp.pod
-	r := checkReport{Kind: "CheckReport", KubeletVersion: kubeletVersion, Pod: pod.Name, From: lp.from,
+	r := checkReport{Kind: "CheckReport", KubeletVersion: set.Version().String(), Pod: pod.Name, From: lp.from,
 		Phase: pod.Status.Phase}
 	if pod.Namespace != "" {
 		r.Pod = pod.Namespace + "/" + pod.Name

@@ -60,11 +60,10 @@ func (a *atFlag) Set(s string) error {
 }
 
 func runExplain(e *env) int {
-	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--gate Name=bool]... [--at 90s] [-o text|json|yaml]")
+	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [-o text|json|yaml]")
 	file := fs.String("f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input; none: a built-in sample")
 	rtFile := fs.String("runtime", "", "what the container runtime reports about the pod (sandboxes and container instances, YAML or JSON); none: read off the pod's status, or a pod just admitted")
-	var gates listFlag
-	fs.Var(&gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	gates := addGateFlags(fs)
 	var at atFlag
 	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
 	out := fs.String("o", "text", "output: text, json or yaml")
@@ -75,7 +74,7 @@ func runExplain(e *env) int {
 		fmt.Fprintf(e.stderr, "kubeletlogic explain: -o %q: want text, json or yaml\n", *out)
 		return exitUsage
 	}
-	set, err := parseGates(gates)
+	set, err := gates.set()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "kubeletlogic explain: %v\n", err)
 		return exitBadInput
@@ -234,7 +233,7 @@ type mayDeleteNow struct {
 // explain computes the explanation of one pod.
 func explain(in explainInput) *explanation {
 	pod := in.pod
-	x := &explanation{Kind: "Explanation", KubeletVersion: kubeletVersion, Gates: in.gates.Diff(), From: in.from}
+	x := &explanation{Kind: "Explanation", KubeletVersion: in.gates.Version().String(), Gates: in.gates.Diff(), From: in.from}
 	x.Pod = pod.Name
 	if pod.Namespace != "" {
 		x.Pod = pod.Namespace + "/" + pod.Name

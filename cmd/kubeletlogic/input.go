@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -285,15 +286,42 @@ func badQuantity(text string) (string, string) {
 	return walk(v, "", false)
 }
 
+// gateFlags are the flags that choose the kubelet: --kubelet-version and
+// --gate. The version is one more input, passed like the gates: both end
+// in one features.Set.
+type gateFlags struct {
+	version string
+	gates   listFlag
+}
+
+func addGateFlags(fs *flag.FlagSet) *gateFlags {
+	g := &gateFlags{}
+	fs.StringVar(&g.version, "kubelet-version", "1.37", "the kubelet whose decisions to answer with: 1.35, 1.36 or 1.37 (v1.35.4, v1.36.3, v1.37.2)")
+	fs.Var(&g.gates, "gate", "a kubelet feature gate changed from its default in that version, Name=true|false (repeatable)")
+	return g
+}
+
+// set is the kubelet the flags choose.
+func (g *gateFlags) set() (features.Set, error) {
+	v, err := features.ParseVersion(g.version)
+	if err != nil {
+		return features.Set{}, fmt.Errorf("--kubelet-version: %v", err)
+	}
+	return parseGates(v, g.gates)
+}
+
 // parseGates reads the --gate values (each Name=true|false, or several
-// joined by commas) onto the v1.37.2 defaults; a misspelt gate gets the
-// nearest valid name.
-func parseGates(specs []string) (features.Set, error) {
+// joined by commas) onto the defaults of kubelet v; a misspelt gate gets
+// the nearest valid name.
+func parseGates(v features.Version, specs []string) (features.Set, error) {
 	var known []string
-	for _, g := range features.Gates() {
+	for _, g := range v.Gates() {
 		known = append(known, string(g))
 	}
-	set := features.Set{}
+	set, err := features.ForVersion(v)
+	if err != nil {
+		return set, err
+	}
 	for _, spec := range specs {
 		for _, kv := range strings.Split(spec, ",") {
 			kv = strings.TrimSpace(kv)
@@ -306,8 +334,8 @@ func parseGates(specs []string) (features.Set, error) {
 				return set, fmt.Errorf("--gate %q: want Name=true or Name=false", kv)
 			}
 			g := features.Gate(name)
-			if !features.Default(g) && !isGate(g) {
-				return set, fmt.Errorf("--gate %q: kubelet %s has no gate %q that changes a decision here%s", kv, kubeletVersion, name, suggest(name, known))
+			if !v.Has(g) {
+				return set, fmt.Errorf("--gate %q: kubelet %s has no gate %q that changes a decision here%s", kv, v, name, suggest(name, known))
 			}
 			on, err := strconv.ParseBool(val)
 			if err != nil || (val != "true" && val != "false") {
@@ -321,14 +349,6 @@ func parseGates(specs []string) (features.Set, error) {
 	return set, nil
 }
 
-func isGate(g features.Gate) bool {
-	for _, k := range features.Gates() {
-		if k == g {
-			return true
-		}
-	}
-	return false
-}
 
 // readRuntime reads a runtime state file and checks that every container
 // instance names a container of the pod.

@@ -22,9 +22,9 @@ import (
 	"strings"
 )
 
-// kubeletVersion is the kubelet whose decisions the library mirrors. A later
-// --kubelet-version flag selects among versions; each subcommand receives
-// the version in its env.
+// kubeletVersion is the default kubelet whose decisions the library
+// mirrors; each subcommand's --kubelet-version flag selects another one
+// (see addGateFlags).
 const kubeletVersion = "v1.37.2"
 
 // Exit codes.
@@ -74,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(stdout, "kubeletlogic: the decisions of kubelet %s\n", kubeletVersion)
+		fmt.Fprintf(stdout, "kubeletlogic: the decisions of kubelet %s (the default), v1.36.3 and v1.35.4 (--kubelet-version 1.36, 1.35)\n", kubeletVersion)
 		return exitOK
 	case "-h", "--help", "-help", "help":
 		usage(stdout)

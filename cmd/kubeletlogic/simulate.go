@@ -57,7 +57,7 @@ type simFlags struct {
 	grace        int64
 	removeAt     durationFlag
 	seed         uint64
-	gates        listFlag
+	gates        *gateFlags
 }
 
 func addSimFlags(fs *flag.FlagSet) *simFlags {
@@ -69,7 +69,7 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 	fs.Int64Var(&f.grace, "grace", -1, "the grace period of --delete-at in seconds, as kubectl delete --grace-period (default: the pod's terminationGracePeriodSeconds)")
 	fs.Var(&f.removeAt, "remove-at", "remove the pod at this time: kubectl delete --force (the API object goes at once), or a static pod's manifest removed")
 	fs.Uint64Var(&f.seed, "seed", 1, "the seed of every random choice the kubelet makes (requeue jitter, loop phases); the same seed gives the same timeline")
-	fs.Var(&f.gates, "gate", "a kubelet feature gate changed from its "+kubeletVersion+" default, Name=true|false (repeatable)")
+	f.gates = addGateFlags(fs)
 	return f
 }
 
@@ -100,7 +100,7 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: -f and --script cannot both read standard input\n", cmd)
 		return nil, exitUsage
 	}
-	set, err := parseGates(f.gates)
+	set, err := f.gates.set()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
 		return nil, exitBadInput
@@ -220,7 +220,7 @@ func runSimulate(e *env) int {
 		return code
 	}
 	if *out == "json" {
-		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: kubeletVersion,
+		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: s.gates.Version().String(),
 			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Timeline: s.tl}
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
@@ -271,7 +271,7 @@ func writeSimHeader(w io.Writer, s *simulation) {
 	if d := s.gates.Diff(); len(d) > 0 {
 		gates = "feature gates changed: " + strings.Join(d, ", ")
 	}
-	fmt.Fprintf(w, "Simulated node: kubelet %s with %s; seed %d; at most %s\n", kubeletVersion, gates, s.cfg.Seed, s.cfg.For)
+	fmt.Fprintf(w, "Simulated node: kubelet %s with %s; seed %d; at most %s\n", s.gates.Version(), gates, s.cfg.Seed, s.cfg.For)
 	for _, lp := range s.pods {
 		fmt.Fprintf(w, "Pod %s, from %s\n", podName(lp.pod), lp.from)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 func runTimeline(e *env) int {
-	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--gate Name=bool]... [-o svg|html]")
+	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [-o svg|html]")
 	f := addSimFlags(fs)
 	out := fs.String("o", "svg", "output: svg (a picture) or html (a page with the picture, kubectl get pod -w and the CRI calls); both self-contained")
 	if code := parseFlags(e, fs); code >= 0 {
@@ -169,9 +169,9 @@ func buildPicture(s *simulation) *picture {
 	for _, lp := range s.pods {
 		names = append(names, podName(lp.pod))
 	}
-	pic.Title = fmt.Sprintf("Pods %s on a simulated kubelet %s", strings.Join(names, ", "), kubeletVersion)
+	pic.Title = fmt.Sprintf("Pods %s on a simulated kubelet %s", strings.Join(names, ", "), s.gates.Version())
 	if len(s.pods) == 1 {
-		pic.Title = fmt.Sprintf("Pod %s on a simulated kubelet %s", names[0], kubeletVersion)
+		pic.Title = fmt.Sprintf("Pod %s on a simulated kubelet %s", names[0], s.gates.Version())
 	}
 	var froms []string
 	for _, lp := range s.pods {
@@ -194,7 +194,7 @@ func buildPicture(s *simulation) *picture {
 	if d := s.gates.Diff(); len(d) > 0 {
 		gates = "gates " + strings.Join(d, ", ")
 	}
-	pic.Lines = append(pic.Lines, fmt.Sprintf("kubelet %s, %s, seed %d; each bar is what the kubelet wrote to the pod's status", kubeletVersion, gates, s.cfg.Seed))
+	pic.Lines = append(pic.Lines, fmt.Sprintf("kubelet %s, %s, seed %d; each bar is what the kubelet wrote to the pod's status", s.gates.Version(), gates, s.cfg.Seed))
 
 	pic.End = axisEnd(s)
 	for _, in := range s.inputs {
