@@ -349,7 +349,6 @@ func parseGates(v features.Version, specs []string) (features.Set, error) {
 	return set, nil
 }
 
-
 // readRuntime reads a runtime state file and checks that every container
 // instance names a container of the pod.
 func readRuntime(data []byte, file string, pod *v1.Pod) (*runtimestate.Pod, error) {
