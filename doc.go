@@ -1,5 +1,6 @@
 // Package kubeletlogic is the pod-lifecycle decision logic of the
-// Kubernetes kubelet v1.37.2 as pure Go functions: given a pod spec and
+// Kubernetes kubelet v1.37.2 (and of v1.36.3 and v1.35.4, chosen through
+// the features.Set) as pure Go functions: given a pod spec and
 // what the container runtime reports, they answer what the real kubelet
 // would decide. This package holds no code; start here, then go to the
 // package that answers your question.
@@ -17,7 +18,10 @@
 //     from the current spec);
 //   - the node: a features.Set, whose zero value is kubelet v1.37.2 with its
 //     default gates (features.Parse reads --feature-gates); every Options
-//     struct that leaves Features out models a real v1.37.2 node;
+//     struct that leaves Features out models a real v1.37.2 node. The Set
+//     also carries the kubelet version: features.V1_36 and features.V1_35
+//     model kubelet v1.36.3 and v1.35.4 (docs/versions.md lists what
+//     differs and where);
 //   - probe results: one map[string]probe.Results keyed by container
 //     instance ID, for podactions and podstatus alike;
 //   - time: always an argument (Options.Now, a now parameter); nothing
@@ -49,7 +53,8 @@
 //
 // Every decision function says in its doc comment which kubelet function it
 // mirrors; the differential suite (module differential/) compares each with
-// that very function, compiled from k8s.io/kubernetes@v1.37.2, on random
+// that very function, compiled from k8s.io/kubernetes@v1.37.2 (and, in
+// modules of their own, @v1.36.3 and @v1.35.4), on random
 // inputs, and replay/ replays states captured from a real kubelet.
 //
 // # Rules every package follows

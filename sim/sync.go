@@ -504,9 +504,10 @@ func (s *syncer) syncPod() {
 				m.Actuated.EmptyDirLimits[v.Name] = v.EmptyDir.SizeLimit.DeepCopy()
 			}
 		}
-		// OnPodSandboxReady: PodReadyToStartContainers becomes True in the
-		// cached status right away, before any container starts.
-		if m.Status != nil {
+		// OnPodSandboxReady (v1.36 on, D11): PodReadyToStartContainers
+		// becomes True in the cached status right away, before any
+		// container starts. v1.35 writes it with the status after the sync.
+		if m.Status != nil && f.Version().Minor() >= 36 {
 			ready := *m.Status.DeepCopy()
 			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
 			s.store(ready, "OnPodSandboxReady")

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
+
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -53,6 +55,11 @@ func TestSyncNewPod(t *testing.T) {
 	}
 	if out.Duration != out.Calls[2].Done+syncOverhead {
 		t.Errorf("duration %s, last call done %s", out.Duration, out.Calls[2].Done)
+	}
+	// Kubelet v1.35 has no OnPodSandboxReady (D11): only SyncPod's status.
+	old := Sync(SyncInput{Pod: pod, Now: t0, Kubelet: Kubelet{Features: features.V1_35()}})
+	if len(old.Statuses) != 1 || old.Statuses[0].By != "SyncPod" {
+		t.Errorf("v1.35: statuses %+v, want SyncPod's only", old.Statuses)
 	}
 }
 
