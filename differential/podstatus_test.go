@@ -184,7 +184,7 @@ func kubeletPodstatus(in podstatusInput) v1.PodStatus {
 		NodeAddresses: in.nodeAddr,
 	})
 	s.ObservedGeneration = podutil.CalculatePodStatusObservedGeneration(pod)
-	s.Resources, s.AllocatedResources = nil, nil
+	s.Resources = nil // read from the pod's cgroups: not modelled
 	return s
 }
 

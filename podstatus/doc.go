@@ -33,14 +33,12 @@
 //     observedGeneration never decreasing, and volume health. Compute
 //     leaves lastTransitionTime of generated conditions zero and startTime
 //     as the kubelet's generateAPIPodStatus leaves it (unset).
-//   - Pod-level status.resources and status.allocatedResources (gate
+//   - Pod-level status.resources (gate
 //     InPlacePodLevelResourcesVerticalScaling): for a running pod the kubelet
-//     reads status.resources from the pod's cgroups, which no input here
-//     describes; status.allocatedResources is resourcehelper.PodRequests of
-//     the allocated pod (the sum of its containers' requests with the
-//     init-container and sidecar rules, pod-level requests, overhead;
-//     a captured Guaranteed pod showed {cpu: 100m, memory: 32Mi}), which
-//     the resize allocation decides. Compute leaves both nil.
+//     reads it from the pod's cgroups, which no input here describes.
+//     Compute leaves it nil. (The pod-level status.allocatedResources is
+//     modelled: resourcehelper.PodRequests of the pod, taken as the
+//     allocated pod, with that gate.)
 //   - Device health (gate ResourceHealthStatus) and what apistatus leaves
 //     out (see its package documentation).
 //   - Kubelet-initiated terminations (eviction, preemption, node shutdown):

@@ -252,6 +252,9 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 		s.PodIP = s.PodIPs[0].IP
 	}
 	s.QOSClass = podQOS(pod, f)
+	if f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+		s.AllocatedResources = podRequests(pod, f)
+	}
 
 	// 2. Container statuses.
 	cs := apistatus.Compute(pod, st, apistatus.Options{

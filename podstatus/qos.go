@@ -45,20 +45,23 @@ func podLevelResourcesSet(r *v1.ResourceRequirements) bool {
 	if r == nil {
 		return false
 	}
-	supported := func(n v1.ResourceName) bool {
-		return n == v1.ResourceCPU || n == v1.ResourceMemory || strings.HasPrefix(string(n), v1.ResourceHugePagesPrefix)
-	}
 	for n := range r.Requests {
-		if supported(n) {
+		if podLevelSupported(n) {
 			return true
 		}
 	}
 	for n := range r.Limits {
-		if supported(n) {
+		if podLevelSupported(n) {
 			return true
 		}
 	}
 	return false
+}
+
+// podLevelSupported: the resources pod-level requests and limits may set
+// (cpu, memory, hugepages-*).
+func podLevelSupported(n v1.ResourceName) bool {
+	return n == v1.ResourceCPU || n == v1.ResourceMemory || strings.HasPrefix(string(n), v1.ResourceHugePagesPrefix)
 }
 
 // requirementsQOS: BestEffort without requests and limits; otherwise, over

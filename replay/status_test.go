@@ -41,10 +41,6 @@ func statusProbes(evs []probeEvent, t time.Time) map[string]podstatus.Probes {
 //     the status manager's bookkeeping (not generateAPIPodStatus): cleared;
 //   - the pod-level status.resources, which the kubelet reads from the pod's
 //     cgroups (podstatus does not model it; this kubelet writes {}): cleared;
-//   - the pod-level status.allocatedResources, which the kubelet sets to
-//     the allocated pod's requests (resourcehelper.PodRequests; podstatus
-//     leaves it nil, see its package documentation; first seen in the
-//     round-2 captures, whose pods have requests): cleared;
 //   - container statuses' resources, allocatedResources, user and
 //     volumeMounts come from the runtime's and the node's details the
 //     runtime view does not carry: cleared;
@@ -53,7 +49,6 @@ func normStatus(s v1.PodStatus) v1.PodStatus {
 	s = *s.DeepCopy()
 	s.StartTime = nil
 	s.Resources = nil
-	s.AllocatedResources = nil
 	for i := range s.Conditions {
 		s.Conditions[i].LastTransitionTime = metav1.Time{}
 		s.Conditions[i].LastProbeTime = metav1.Time{}

@@ -1,0 +1,82 @@
+package podstatus
+
+import (
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+)
+
+// podRequests is the pod-level status.allocatedResources the kubelet
+// writes with gate InPlacePodLevelResourcesVerticalScaling:
+// resourcehelper.PodRequests (k8s.io/component-helpers/resource) of the
+// allocated pod, with the options generateAPIPodStatus passes (pod-level
+// resources unless gate PodLevelResources is off; container status
+// resources and DRA claim statuses not used). That is: the sum of the
+// regular containers' and sidecars' requests, raised to what the
+// initialization needs at its peak (each regular init container's requests
+// plus those of the sidecars started before it); then, with pod-level
+// requests of cpu, memory or hugepages, those replace the sum for their
+// resource; then the pod overhead is added. The result is never nil, as
+// the kubelet's.
+func podRequests(pod *v1.Pod, f features.Set) v1.ResourceList {
+	reqs := v1.ResourceList{}
+	for i := range pod.Spec.Containers {
+		addList(reqs, pod.Spec.Containers[i].Resources.Requests)
+	}
+	var sidecars, peak v1.ResourceList
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
+			addList(reqs, c.Resources.Requests)
+			if sidecars == nil {
+				sidecars = v1.ResourceList{}
+			}
+			addList(sidecars, c.Resources.Requests)
+			peak = maxList(peak, sidecars)
+			continue
+		}
+		use := v1.ResourceList{}
+		addList(use, c.Resources.Requests)
+		addList(use, sidecars)
+		peak = maxList(peak, use)
+	}
+	maxList(reqs, peak)
+	if f.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil {
+		for name, q := range pod.Spec.Resources.Requests {
+			if podLevelSupported(name) {
+				reqs[name] = q.DeepCopy()
+			}
+		}
+	}
+	addList(reqs, pod.Spec.Overhead)
+	return reqs
+}
+
+// addList adds each quantity of add to list.
+func addList(list, add v1.ResourceList) {
+	for name, q := range add {
+		if have, ok := list[name]; ok {
+			have.Add(q)
+			list[name] = have
+		} else {
+			list[name] = q.DeepCopy()
+		}
+	}
+}
+
+// maxList raises each quantity of list to that of other, adding the
+// resources list lacks; a nil list is made.
+func maxList(list, other v1.ResourceList) v1.ResourceList {
+	if len(other) == 0 {
+		return list
+	}
+	if list == nil {
+		list = v1.ResourceList{}
+	}
+	for name, q := range other {
+		if have, ok := list[name]; !ok || q.Cmp(have) > 0 {
+			list[name] = q.DeepCopy()
+		}
+	}
+	return list
+}
