@@ -432,13 +432,10 @@ func TestTerminatePod(t *testing.T) {
 	}
 }
 
-// A RestartAllContainers reset removes every container but keeps their
-// log files; each container is then created with the restart count
-// after its newest log file (kuberuntime_container.go: with no instance
-// left, the restart count comes from the log directory), one more than
-// before the reset. The app exits 42 (the rule's code) in its first run,
-// 1 in its second (a plain restart), and runs in its third.
-func TestRestartCountFromLogs(t *testing.T) {
+// resetPod is an init container, a sidecar and an app whose rule resets
+// the pod on exit code 42; the app exits 42 in its first run, 1 in its
+// second, and runs in its third.
+func resetPod() (*v1.Pod, sim.Script) {
 	always := v1.ContainerRestartPolicyAlways
 	pod := apiPod("ra", v1.PodSpec{
 		InitContainers: []v1.Container{{Name: "prepare", Image: "a"}, {Name: "sidecar", Image: "a", RestartPolicy: &always}},
@@ -449,6 +446,17 @@ func TestRestartCountFromLogs(t *testing.T) {
 		"prepare": {Runs: []sim.Run{{ExitAfter: sec(1)}}},
 		"app":     {Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 42}, {ExitAfter: sec(5), ExitCode: 1}, {}}},
 	}}
+	return pod, script
+}
+
+// A RestartAllContainers reset removes every container but keeps their
+// log files; each container is then created with the restart count
+// after its newest log file (kuberuntime_container.go: with no instance
+// left, the restart count comes from the log directory), one more than
+// before the reset. The app exits 42 (the rule's code) in its first run,
+// 1 in its second (a plain restart), and runs in its third.
+func TestRestartCountFromLogs(t *testing.T) {
+	pod, script := resetPod()
 	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script})
 	var got []string
 	for _, e := range tl.Entries {
@@ -476,16 +484,7 @@ var execCheck = v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"check"}}
 // v1.35 resets but removes the log files with the containers, so the
 // restart counts start again from 0; v1.36 keeps them, as v1.37 does.
 func TestResetVersions(t *testing.T) {
-	always := v1.ContainerRestartPolicyAlways
-	pod := apiPod("ra", v1.PodSpec{
-		InitContainers: []v1.Container{{Name: "prepare", Image: "a"}, {Name: "sidecar", Image: "a", RestartPolicy: &always}},
-		Containers: []v1.Container{{Name: "app", Image: "a", RestartPolicy: &always, RestartPolicyRules: []v1.ContainerRestartRule{{
-			Action: "RestartAllContainers", ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}}}},
-	})
-	script := sim.Script{Containers: map[string]sim.Behaviour{
-		"prepare": {Runs: []sim.Run{{ExitAfter: sec(1)}}},
-		"app":     {Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 42}, {ExitAfter: sec(5), ExitCode: 1}, {}}},
-	}}
+	pod, script := resetPod()
 	v135on, err := features.ParseFor(features.V1_35_4, "RestartAllContainersOnContainerExits=true,NodeDeclaredFeatures=true")
 	if err != nil {
 		t.Fatal(err)
