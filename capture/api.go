@@ -56,11 +56,17 @@ func apiGetPod(name string) *APIObject {
 	if code == http.StatusNotFound {
 		return &APIObject{Gone: true}
 	}
+	return answeredPod(b)
+}
+
+// answeredPod decodes an API answer holding a pod (nil for anything else,
+// such as a Status refusing a write).
+func answeredPod(b []byte) *APIObject {
 	var p v1.Pod
-	if json.Unmarshal(b, &p) != nil {
+	if json.Unmarshal(b, &p) != nil || p.Kind != "Pod" {
 		return nil
 	}
-	return &APIObject{ResourceVersion: p.ResourceVersion, DeletionTimestamp: p.DeletionTimestamp,
+	return &APIObject{ResourceVersion: p.ResourceVersion, Generation: p.Generation, DeletionTimestamp: p.DeletionTimestamp,
 		DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds, Finalizers: p.Finalizers, Status: p.Status}
 }
 
@@ -157,14 +163,19 @@ func apiScenarios() []Scenario {
 			Actions: []Action{{At: 10 * time.Second, Kind: "set-condition", Name: gateCondition, Value: "True"},
 				{At: 25 * time.Second, Kind: "set-condition", Name: gateCondition, Value: "False"}}},
 		{Name: "api-resize", Description: "Guaranteed app (cpu 100m, memory 64Mi; resizePolicy cpu NotRequired, memory RestartContainer) resized through the resize subresource: " +
-			"cpu 200m at 10 s, memory 96Mi at 25 s, cpu 100m at 40 s, memory 64Mi at 55 s, cpu 1000 (infeasible) at 70 s; DELETEd at 85 s",
-			Pod: rsz, RemoveAfter: 85 * time.Second,
+			"cpu 200m at 10 s, memory 96Mi at 25 s, cpu 100m at 40 s, memory 64Mi at 55 s, cpu 1000 (more than the node's allocatable: the API server's PodResizeValidator refuses it) at 65 s; " +
+			"a second pod " + hogName + " (cpu 1500m) is created at 68 s, the app resized to cpu 600m at 75 s (it fits the node's allocatable, not next to the other pod: the kubelet defers it), " +
+			hogName + " DELETEd at 90 s (the deferred resize can then be admitted); DELETEd at 105 s",
+			Pod: rsz, RemoveAfter: 105 * time.Second,
 			Actions: []Action{
 				{At: 10 * time.Second, Kind: "resize", Value: res("200m", "64Mi")},
 				{At: 25 * time.Second, Kind: "resize", Value: res("200m", "96Mi")},
 				{At: 40 * time.Second, Kind: "resize", Value: res("100m", "96Mi")},
 				{At: 55 * time.Second, Kind: "resize", Value: res("100m", "64Mi")},
-				{At: 70 * time.Second, Kind: "resize", Value: res("1000", "64Mi")},
+				{At: 65 * time.Second, Kind: "resize", Value: res("1000", "64Mi")},
+				{At: 68 * time.Second, Kind: "create-other", Name: hogName},
+				{At: 75 * time.Second, Kind: "resize", Value: res("600m", "64Mi")},
+				{At: 90 * time.Second, Kind: "delete-other", Name: hogName},
 			}},
 		{Name: "api-delete-grace", Description: "pod with a native sidecar and an app with a 4 s preStop, grace 20 s, DELETEd through the API at 15 s",
 			Facts: []string{"10", "11"}, Pod: del, RemoveAfter: 15 * time.Second},
@@ -177,13 +188,49 @@ func apiScenarios() []Scenario {
 	}
 }
 
+// written names, for an event, the object version the API server answered
+// a write with: " (resourceVersion N, generation G)", or "" when the answer
+// is not an object. The replay uses it to tell a status last written by the
+// harness (a condition set, a resize, a DELETE) from one the kubelet wrote.
+func written(out []byte) string {
+	var m struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+			Generation      int64  `json:"generation"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(out, &m) != nil || m.Metadata.ResourceVersion == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (resourceVersion %s, generation %d)", m.Metadata.ResourceVersion, m.Metadata.Generation)
+}
+
+// hogName is the pod api-resize creates to hold most of the node's cpu
+// (not observed, no fixture of its own).
+const hogName = "api-resize-hog"
+
+// hogPod requests cpu 1500m of the node's 2 (the node's allocatable on the
+// 2-core capture machine is 2000m; nothing is reserved), so that a later
+// resize of api-resize to cpu 600m fits the node but not next to it.
+func hogPod() *v1.Pod {
+	c := ctr("hog", exitOnTerm)
+	c.Resources = v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1500m"), v1.ResourceMemory: resource.MustParse("16Mi")},
+		Limits:   v1.ResourceList{v1.ResourceCPU: resource.MustParse("1500m"), v1.ResourceMemory: resource.MustParse("16Mi")},
+	}
+	p := pod(hogName, v1.RestartPolicyAlways, 2, nil, c)
+	p.Spec.NodeName = nodeName
+	p.Spec.AutomountServiceAccountToken = ptr(false)
+	return p
+}
+
 // apiScenarioRun creates the pod through the API, runs the actions in time
 // order (the DELETE at RemoveAfter among them) and returns when all ran.
 func apiScenarioRun(st *state, s Scenario) {
 	b, _ := json.Marshal(s.Pod)
 	t0 := time.Now()
 	code, out, err := apiDo("POST", "/api/v1/namespaces/default/pods", "application/json", b)
-	st.event(s.Name, fmt.Sprintf("pod created (POST: %d %v %.200s)", code, err, out))
+	st.eventObj(s.Name, fmt.Sprintf("pod created (POST: %d %v%s %.200s)", code, err, written(out), out), answeredPod(out))
 	acts := append([]Action{{At: s.RemoveAfter, Kind: "delete"}}, s.Actions...)
 	for len(acts) > 0 {
 		k := 0
@@ -200,25 +247,32 @@ func apiScenarioRun(st *state, s Scenario) {
 		case "delete":
 			st.event(s.Name, "pod deleted")
 			code, out, err = apiDo("DELETE", path, "", nil)
-			st.event(s.Name, fmt.Sprintf("DELETE answered %d %v %.200s", code, err, out))
+			st.eventObj(s.Name, fmt.Sprintf("DELETE answered %d %v%s %.200s", code, err, written(out), out), answeredPod(out))
 		case "remove-finalizers":
 			code, out, err = apiDo("PATCH", path, "application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`))
-			st.event(s.Name, fmt.Sprintf("finalizers removed: PATCH %d %v %.200s", code, err, out))
+			st.eventObj(s.Name, fmt.Sprintf("finalizers removed: PATCH %d %v%s %.200s", code, err, written(out), out), answeredPod(out))
 		case "set-condition":
 			patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []map[string]any{{
 				"type": a.Name, "status": a.Value, "lastTransitionTime": time.Now().UTC().Format(time.RFC3339)}}}})
 			code, out, err = apiDo("PATCH", path+"/status", "application/strategic-merge-patch+json", patch)
-			st.event(s.Name, fmt.Sprintf("condition %s set %s: PATCH status %d %v %.200s", a.Name, a.Value, code, err, out))
+			st.eventObj(s.Name, fmt.Sprintf("condition %s set %s: PATCH status %d %v%s %.200s", a.Name, a.Value, code, err, written(out), out), answeredPod(out))
 		case "resize":
 			code, out, err = apiDo("PATCH", path+"/resize", "application/strategic-merge-patch+json", []byte(a.Value))
-			st.event(s.Name, fmt.Sprintf("resize %s: PATCH resize %d %v %.200s", a.Value, code, err, out))
+			st.eventObj(s.Name, fmt.Sprintf("resize %s: PATCH resize %d %v%s %.500s", a.Value, code, err, written(out), out), answeredPod(out))
+		case "create-other":
+			b, _ := json.Marshal(hogPod())
+			code, out, err = apiDo("POST", "/api/v1/namespaces/default/pods", "application/json", b)
+			st.event(s.Name, fmt.Sprintf("other pod %s created (POST: %d %v%s %.200s)", a.Name, code, err, written(out), out))
+		case "delete-other":
+			code, out, err = apiDo("DELETE", "/api/v1/namespaces/default/pods/"+a.Name, "", nil)
+			st.event(s.Name, fmt.Sprintf("other pod %s deleted (DELETE: %d %v%s %.200s)", a.Name, code, err, written(out), out))
 		case "add-ephemeral":
 			ec := v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{
 				Name: a.Name, Image: imageName, ImagePullPolicy: v1.PullNever,
 				Command: []string{"sh", "-c", "sleep 3600"}, TerminationMessagePolicy: v1.TerminationMessageReadFile}}
 			patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"ephemeralContainers": []v1.EphemeralContainer{ec}}})
 			code, out, err = apiDo("PATCH", path+"/ephemeralcontainers", "application/strategic-merge-patch+json", patch)
-			st.event(s.Name, fmt.Sprintf("ephemeral container %s added: PATCH %d %v %.200s", a.Name, code, err, out))
+			st.eventObj(s.Name, fmt.Sprintf("ephemeral container %s added: PATCH %d %v%s %.200s", a.Name, code, err, written(out), out), answeredPod(out))
 		}
 	}
 }

@@ -330,6 +330,16 @@ func (st *state) event(name, what string) {
 	log.Printf("%s: %s", name, what)
 }
 
+// eventObj records an event with the API object a write of the harness was
+// answered with.
+func (st *state) eventObj(name, what string, obj *APIObject) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	f := st.fixtures[name]
+	f.Events = append(f.Events, Event{Time: time.Now(), What: what, Object: obj})
+	log.Printf("%s: %s", name, what)
+}
+
 func scenarioRun(work, sock string, rt cri.RuntimeServiceClient, st *state, s Scenario) {
 	time.Sleep(s.StartAfter)
 	manifest := filepath.Join(work, "manifests", s.Name+".json")
@@ -620,7 +630,7 @@ func kubeletLogLines(path string) []string {
 	for sc.Scan() {
 		l := sc.Text()
 		for _, k := range []string{"Killing container with a grace period", "back-off", "Back-off", "Probe failed", "SyncLoop", "will be restarted", "Container exited",
-			"ErrImage", "ImagePull", "pull", "Pull", "OOM", "DeadlineExceeded", "deadline", "esize", "Error syncing pod"} {
+			"ErrImage", "ImagePull", "pull", "Pull", "OOM", "DeadlineExceeded", "deadline", "esize", "Error syncing pod", "admission denied"} {
 			if strings.Contains(l, k) {
 				out = append(out, l)
 				break

@@ -30,7 +30,7 @@ type Scenario struct {
 // Action is something the harness does to the runtime by hand.
 type Action struct {
 	At   time.Duration
-	Kind string // kill-container, kill-sandbox, restart-kubelet; API mode: remove-finalizers, add-ephemeral, set-condition, resize
+	Kind string // kill-container, kill-sandbox, restart-kubelet; API mode: remove-finalizers, add-ephemeral, set-condition, resize, create-other and delete-other (Name: the other pod, hogPod)
 	Name string
 	// Value is the action's argument: for set-condition "True" or "False"
 	// (Name is the condition type), for resize the JSON patch of the

@@ -58,7 +58,10 @@ type Observation struct {
 
 // APIObject is what the API server holds for the pod at one moment.
 type APIObject struct {
-	ResourceVersion            string       `json:"resourceVersion"`
+	ResourceVersion string `json:"resourceVersion"`
+	// Generation is the object's metadata.generation (recorded from the
+	// third API capture on; 0 in older fixtures).
+	Generation                 int64        `json:"generation,omitempty"`
 	DeletionTimestamp          *metav1.Time `json:"deletionTimestamp,omitempty"`
 	DeletionGracePeriodSeconds *int64       `json:"deletionGracePeriodSeconds,omitempty"`
 	Finalizers                 []string     `json:"finalizers,omitempty"`
@@ -71,6 +74,12 @@ type APIObject struct {
 type Event struct {
 	Time time.Time `json:"time"`
 	What string    `json:"what"`
+	// Object is, for a write of the harness on the scenario's pod through
+	// the API (status PATCH, resize, DELETE, ...), the object the API
+	// server answered with: the version the write made (recorded from the
+	// third API capture on). A status equal to its status was last written
+	// by the harness, not by the kubelet.
+	Object *APIObject `json:"object,omitempty"`
 }
 
 // CRICall is one CRI call of the kubelet, as a proxy between the kubelet

@@ -22,7 +22,13 @@
 //     the observed status (phase, conditions, container statuses), up to the
 //     normalisations listed in status_test.go; probe results (ready,
 //     started) come from the kubelet's log of its probe results, never from
-//     the status compared (probes_test.go);
+//     the status compared (probes_test.go); in the API-server fixtures the
+//     conditions another client owns (a readiness gate's) come from the
+//     recorded API object, the allocated resources and PodResizePending
+//     from the allocation manager's log lines, and a status the kubelet did
+//     not generate for the pod it sits on (the harness's condition PATCH
+//     in it, or a generation the harness's resize or DELETE raised since)
+//     is not compared (apiinputs_test.go);
 //   - every CRI call the kubelet made for the pod before its removal
 //     (RunPodSandbox with its attempt, StopContainer with its timeout,
 //     StopPodSandbox, CreateContainer, reset removals) is, sync by sync,

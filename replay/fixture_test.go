@@ -47,23 +47,13 @@ func (f *fixture) removedAt() time.Time {
 // inputGaps are fixtures for which the capture does not give
 // TestReplayStatus and TestCheckCaptured all the inputs the kubelet had, so
 // their mismatches are logged (prefixed KNOWN INPUT GAP) instead of
-// failing. Open findings of the round-2 API run, not library verdicts:
-var inputGaps = map[string]string{
-	// The gate's condition lives in the API object's status (set by
-	// another client); the replay passes the kubelet's previous status as
-	// the pod's status, which lacks it until the kubelet merged it, and
-	// statuses generated just before a PATCH reached the kubelet are
-	// checked against the condition after it.
-	"api-readiness-gate": "the readiness-gate condition set through the API is not an input of the replayed pod (the replay's pod.Status is the kubelet's previous status)",
-	// Each resize raises metadata.generation; the capture records the
-	// kubelet's pod (o.Pod) only when its spec differs from the first one,
-	// so after the resize back to the original resources the replay sees
-	// generation 1 where the kubelet had 5; and a status generated just
-	// before a resize reached the kubelet is checked against the new
-	// generation. capture/main.go now also records o.Pod when the
-	// generation differs; the fixture predates that.
-	"api-resize": "metadata.generation after the resizes is not in the capture (o.Pod recorded only for a different spec), and statuses racing a resize PATCH",
-}
+// failing. None at present: the round-2 API fixtures were listed here
+// until the third API capture recorded what they lacked (the kubelet's
+// generation at every observation, the API server's answer to each write of
+// the harness) and the replay took the readiness-gate condition from the
+// API object, the allocated resources and PodResizePending from the
+// allocation manager's log lines (apiinputs_test.go).
+var inputGaps = map[string]string{}
 
 // errorf reports a mismatch: an error, or a log line for a fixture listed
 // in inputGaps.
