@@ -6,7 +6,6 @@ package differential
 // never reads _adapters/, so without these imports `go mod tidy` and
 // `go mod vendor` would leave them out and the overlay build would fail.
 import (
-	_ "github.com/google/cadvisor/lib/model"
 	_ "go.opentelemetry.io/otel/trace/noop"
 	_ "k8s.io/api/core/v1"
 	_ "k8s.io/apimachinery/pkg/api/resource"

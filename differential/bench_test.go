@@ -56,7 +56,7 @@ type benchRow struct {
 // kubelet method needs (a Kubelet, a runtime manager, a status manager)
 // once, outside the timed loop.
 func BenchmarkVs(b *testing.B) {
-	underGatesB(b, features.V1_37())
+	underGatesB(b, defaultGates())
 	for _, r := range benchRows() {
 		b.Run(r.name, func(b *testing.B) {
 			ours, theirs := r.prepare(b)
@@ -95,7 +95,7 @@ func b2i(v bool) int {
 }
 
 func benchRows() []benchRow {
-	f := features.V1_37()
+	f := defaultGates()
 	return []benchRow{
 		{"computePodActions", func(b *testing.B) (func(int) int, func(int) int) {
 			return paBenchPair(b, f, func(a podactions.Actions) bool { return !paResizes(a) })
@@ -195,7 +195,7 @@ func benchGetPhase(b *testing.B) (func(int) int, func(int) int) {
 		info                  []v1.ContainerStatus
 		terminal, initialized bool
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := statusPod(t)
 		st := podgen.APIStatus(pod, podgen.APIStatusOptions{NoConditions: true, NoPhase: true}).Draw(t, "statuses")
@@ -233,7 +233,7 @@ type conditionBenchCase struct {
 }
 
 func conditionBenchCases(b *testing.B) []conditionBenchCase {
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) conditionBenchCase {
 		pod := statusPod(t)
 		rs := podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(t, "runtime state")
@@ -270,7 +270,7 @@ func benchPodstatus(b *testing.B) (func(int) int, func(int) int) {
 		in      podstatusInput
 		kubelet func() v1.PodStatus
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		in := drawPodstatusInput(t, f)
 		// A Kubelet without an API client (the node lister is not part of
@@ -341,7 +341,7 @@ func benchApistatus(b *testing.B) (func(int) int, func(int) int) {
 		old     *v1.PodStatus
 		kubelet func(*kubecontainer.PodStatus, *v1.PodStatus) int
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		return tc{c: podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")}
 	})
@@ -386,7 +386,7 @@ func benchShouldRestart(b *testing.B) (func(int) int, func(int) int) {
 		st  *runtimestate.Pod
 		ks  *kubecontainer.PodStatus
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	var cs []tc
 	for _, c := range drawBench(benchCases, func(t *rapid.T) podgen.Case {
 		return podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
@@ -428,7 +428,7 @@ func benchDoBackOff(b *testing.B) (func(int) int, func(int) int) {
 		key   string
 		reset bool
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cfg, err := restart.NewBackOffConfig(f, restart.BackOffSettings{})
 	if err != nil {
 		b.Fatal(err)
@@ -512,7 +512,7 @@ func benchOrdering(b *testing.B) (func(int) int, func(int) int) {
 		pod     *v1.Pod
 		running []string
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{NoSidecars: false}).Filter(termination.HasSidecars).Draw(t, "pod")
 		var running []string
@@ -547,7 +547,7 @@ func benchContainerGrace(b *testing.B) (func(int) int, func(int) int) {
 		c      *v1.Container
 		reason termination.KillReason
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	reasons := []termination.KillReason{termination.ReasonStartupProbe, termination.ReasonLivenessProbe,
 		termination.ReasonFailedPostStartHook, termination.ReasonUnknown}
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
@@ -579,7 +579,7 @@ func benchEffectiveGrace(b *testing.B) (func(int) int, func(int) int) {
 		override *int64
 		kubelet  func() (int64, bool)
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		if rapid.Bool().Draw(t, "redraw deletion grace") {
@@ -610,7 +610,7 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 		pod      *v1.Pod
 		finished bool
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{"", v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown}).Draw(t, "phase")

@@ -52,12 +52,12 @@ func check(t *testing.T, n int, fns []string, prop func(rt *rapid.T, f features.
 	checkWith(t, n, fns, drawGates, prop)
 }
 
-// checkDefaults is check with every case under the v1.37.2 defaults, for
+// checkDefaults is check with every case under kubeletVersion's defaults, for
 // comparisons whose other side is not the kubelet and reads gates the
 // library does not take (the API server's validation).
 func checkDefaults(t *testing.T, n int, fns []string, prop func(rt *rapid.T, f features.Set)) {
 	t.Helper()
-	checkWith(t, n, fns, func(*rapid.T) features.Set { return features.V1_37() }, prop)
+	checkWith(t, n, fns, func(*rapid.T) features.Set { return defaultGates() }, prop)
 }
 
 func checkWith(t *testing.T, n int, fns []string, draw func(*rapid.T) features.Set, prop func(rt *rapid.T, f features.Set)) {
@@ -165,28 +165,29 @@ var settable struct {
 	err   error
 }
 
-// settableGates returns the gates of features.Gates that a v1.37.2 kubelet
-// accepts changing (not locked in its registry at emulation version 1.37).
-// It fails t when the library's features.Locked or V1_37 disagrees with the
-// kubelet's registry on any gate.
+// settableGates returns the gates of kubeletVersion that the compiled
+// kubelet accepts changing (not locked in its registry at its own
+// emulation version). It fails t when the library's Version.Locked or
+// Version.Default for kubeletVersion disagrees with the kubelet's registry
+// on any gate, or names a gate the kubelet does not register.
 func settableGates(t fataler) []features.Gate {
 	t.Helper()
 	settable.once.Do(func() {
 		var errs []string
-		for _, g := range features.Gates() {
+		for _, g := range kubeletVersion.Gates() {
 			locked, def, err := kubeletgates.LockedTo(string(g))
 			if err != nil {
 				errs = append(errs, err.Error())
 				continue
 			}
-			if locked != features.Locked(g) {
-				errs = append(errs, fmt.Sprintf("%s: kubelet locked=%v, features.Locked=%v", g, locked, features.Locked(g)))
+			if locked != kubeletVersion.Locked(g) {
+				errs = append(errs, fmt.Sprintf("%s: kubelet locked=%v, %s Locked=%v", g, locked, kubeletVersion, kubeletVersion.Locked(g)))
 			}
-			if kubeletgates.Enabled(string(g)) != features.V1_37().Enabled(g) {
-				errs = append(errs, fmt.Sprintf("%s: kubelet default %v, features.V1_37 %v", g, kubeletgates.Enabled(string(g)), features.V1_37().Enabled(g)))
+			if kubeletgates.Enabled(string(g)) != defaultGates().Enabled(g) {
+				errs = append(errs, fmt.Sprintf("%s: kubelet default %v, %s default %v", g, kubeletgates.Enabled(string(g)), kubeletVersion, defaultGates().Enabled(g)))
 			}
-			if locked && def != features.V1_37().Enabled(g) {
-				errs = append(errs, fmt.Sprintf("%s: locked to %v, features.V1_37 %v", g, def, features.V1_37().Enabled(g)))
+			if locked && def != defaultGates().Enabled(g) {
+				errs = append(errs, fmt.Sprintf("%s: locked to %v, %s default %v", g, def, kubeletVersion, defaultGates().Enabled(g)))
 			}
 			if !locked {
 				settable.gates = append(settable.gates, g)
@@ -202,14 +203,14 @@ func settableGates(t fataler) []features.Gate {
 	return settable.gates
 }
 
-// drawGates draws a gate set a v1.37.2 kubelet accepts: one case in five the
-// v1.37.2 defaults, otherwise every settable gate on or off at random. Then,
+// drawGates draws a gate set the compiled kubelet accepts: one case in five
+// its defaults, otherwise every settable gate on or off at random. Then,
 // with the dependencies the kubelet's registry declares, every gate that
 // depends on a gate that is off is switched off (what the kubelet's own test
 // helper does, and the only way such a set passes the kubelet's validation).
 func drawGates(rt *rapid.T) features.Set {
 	gates := settableGates(rt)
-	f := features.V1_37()
+	f := defaultGates()
 	if rapid.IntRange(0, 4).Draw(rt, "gates: random, not the defaults") != 0 {
 		for _, g := range gates {
 			f, _ = f.With(g, rapid.Bool().Draw(rt, "gate "+string(g)))
@@ -225,7 +226,7 @@ func fixGateDependencies(f features.Set) features.Set {
 	holds, deps := gateDeps()
 	for changed := true; changed; {
 		changed = false
-		for _, g := range features.Gates() {
+		for _, g := range kubeletVersion.Gates() {
 			if !f.Enabled(g) {
 				continue
 			}
@@ -257,7 +258,7 @@ func gateDeps() (holds map[string]bool, deps map[features.Gate][]string) {
 	d := &gateDepsOnce
 	d.Do(func() {
 		d.holds, d.deps = map[string]bool{}, map[features.Gate][]string{}
-		for _, g := range features.Gates() {
+		for _, g := range kubeletVersion.Gates() {
 			d.holds[string(g)] = true
 			d.deps[g] = kubeletgates.Dependencies(string(g))
 		}
@@ -291,7 +292,7 @@ func switchKubeletGates(rt *rapid.T, sw *kubeletgates.Switcher, f features.Set) 
 	if err := sw.Switch(gateMap(rt, f)); err != nil {
 		rt.Fatalf("the kubelet refuses gate set %s: %v", f, err)
 	}
-	for _, g := range features.Gates() {
+	for _, g := range kubeletVersion.Gates() {
 		if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
 			rt.Fatalf("kubelet gate %s is %v, features.Set has %v (set %s)", g, kubeletgates.Enabled(string(g)), f.Enabled(g), f)
 		}
@@ -303,7 +304,7 @@ func switchKubeletGates(rt *rapid.T, sw *kubeletgates.Switcher, f features.Set) 
 // of features.Gates exactly as f has it.
 func setKubeletGates(rt *rapid.T, f features.Set) {
 	kubeletgates.Set(rt, gateMap(rt, f))
-	for _, g := range features.Gates() {
+	for _, g := range kubeletVersion.Gates() {
 		if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
 			rt.Fatalf("kubelet gate %s is %v, features.Set has %v (set %s)", g, kubeletgates.Enabled(string(g)), f.Enabled(g), f)
 		}
@@ -335,7 +336,7 @@ func countN(fn string, f features.Set, n int) {
 		tallies.m[fn] = tl
 	}
 	tl.total += n
-	for _, g := range features.Gates() {
+	for _, g := range kubeletVersion.Gates() {
 		if f.Enabled(g) {
 			tl.on[g] += n
 		}
@@ -373,8 +374,8 @@ func printCompared() {
 		}
 	}
 	var gates []features.Gate
-	for _, g := range features.Gates() {
-		if !features.Locked(g) {
+	for _, g := range kubeletVersion.Gates() {
+		if !kubeletVersion.Locked(g) {
 			gates = append(gates, g)
 		}
 	}
@@ -389,7 +390,7 @@ func printCompared() {
 	if c := os.Getenv("DIFF_CASES"); c != "" {
 		knob = "DIFF_CASES=" + c
 	}
-	fmt.Fprintf(out, "differential: cases compared with kubelet v1.37.2 and passed (%s); per gate, cases with it on/off\n", knob)
+	fmt.Fprintf(out, "differential: cases compared with kubelet %s and passed (%s); per gate, cases with it on/off\n", kubeletVersion, knob)
 	for _, g := range gates {
 		fmt.Fprintf(out, "  %-6s %s\n", gateAbbrev(g), g)
 	}
@@ -414,9 +415,9 @@ func printCompared() {
 // instead (check); this stays for hand-written cases.
 func gateSettings(t *testing.T, flip ...features.Gate) []features.Set {
 	t.Helper()
-	out := []features.Set{features.V1_37()}
+	out := []features.Set{defaultGates()}
 	for _, g := range flip {
-		f, err := features.V1_37().With(g, !features.V1_37().Enabled(g))
+		f, err := defaultGates().With(g, !defaultGates().Enabled(g))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,7 +434,7 @@ func underGates(t *testing.T, sets []features.Set, body func(t *testing.T, f fea
 	for _, f := range sets {
 		t.Run(f.String(), func(t *testing.T) {
 			kubeletgates.Set(t, gateMap(t, f))
-			for _, g := range features.Gates() {
+			for _, g := range kubeletVersion.Gates() {
 				if kubeletgates.Enabled(string(g)) != f.Enabled(g) {
 					t.Fatalf("kubelet gate %s is %v, want %v", g, kubeletgates.Enabled(string(g)), f.Enabled(g))
 				}
@@ -474,4 +475,14 @@ func BenchmarkCaseGates(b *testing.B) {
 			})
 		})
 	}
+}
+
+// defaultGates is the gate set of kubeletVersion with its defaults: what
+// the compiled kubelet reads before a test sets any gate.
+func defaultGates() features.Set {
+	f, err := features.ForVersion(kubeletVersion)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

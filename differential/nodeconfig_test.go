@@ -55,8 +55,8 @@ func kubeletNodeConfig(f features.Set, max *time.Duration) (*kubeletconfig.Kubel
 	// the configuration.
 	noCgroupV1Check := false
 	ext := &kubeletconfigv1beta1.KubeletConfiguration{FeatureGates: map[string]bool{}, FailCgroupV1: &noCgroupV1Check}
-	for _, g := range features.Gates() {
-		if !features.Locked(g) {
+	for _, g := range kubeletVersion.Gates() {
+		if !kubeletVersion.Locked(g) {
 			ext.FeatureGates[string(g)] = f.Enabled(g)
 		}
 	}

@@ -36,7 +36,7 @@ type paBenchCase struct {
 // the kubelet's stores at once, outside the timed loop.
 func paBenchCases(b *testing.B, n int, keep func(podactions.Actions) bool) []paBenchCase {
 	b.Helper()
-	f := features.V1_37()
+	f := defaultGates()
 	gen := rapid.Custom(func(t *rapid.T) paBenchCase {
 		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 		opts := podgen.PodActionsOptions(c).Draw(t, "options")
@@ -86,8 +86,8 @@ func paBenchCases(b *testing.B, n int, keep func(podactions.Actions) bool) []paB
 func underGatesB(b *testing.B, f features.Set) {
 	b.Helper()
 	m := map[string]bool{}
-	for _, g := range features.Gates() {
-		if !features.Locked(g) {
+	for _, g := range kubeletVersion.Gates() {
+		if !kubeletVersion.Locked(g) {
 			m[string(g)] = f.Enabled(g)
 		}
 	}

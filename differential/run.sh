@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the differential tests against the real kubelet v1.37.2 code.
+# Runs the differential tests against the real kubelet's code: v1.37.2, or
+# KUBELET=1.36 (v1.36.3) or KUBELET=1.35 (v1.35.4).
 #
-#   ./run.sh                                  # all packages
+#   ./run.sh                                  # all packages, kubelet v1.37.2
+#   KUBELET=1.35 ./run.sh                     # the same tests against v1.35.4
 #   ./run.sh -run TestSmoke -v                # extra args go to `go test`
 #   DIFF_SCALE=0.1 ./run.sh                   # the one knob for the number of
 #                                             # cases: a factor on every test's
@@ -26,6 +28,14 @@ exec 9>"$here/.run.lock"
 flock 9
 
 ./setup.sh
+
+# KUBELET=1.36 or 1.35: the module for that kubelet, assembled by setup.sh
+# in .v1.NN/ (see setup.sh, which refuses any other value).
+case "${KUBELET:-1.37}" in
+1.36 | v1.36 | 1.36.3 | v1.36.3) here="$here/.v1.36" ;;
+1.35 | v1.35 | 1.35.4 | v1.35.4) here="$here/.v1.35" ;;
+esac
+cd "$here"
 
 export CGO_ENABLED="${CGO_ENABLED:-0}"
 # -mod=vendor is given explicitly below; drop a conflicting one from GOFLAGS.

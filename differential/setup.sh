@@ -12,6 +12,44 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 cd "$here"
 
+# KUBELET picks the kubelet the suite is compiled against: 1.37 (default,
+# this module), 1.36 or 1.35. An older kubelet gets its own module, built
+# in .v1.NN/ (gitignored) from three sources:
+#   - v1.NN/go.mod and v1.NN/go.sum (k8s.io/kubernetes v1.NN.x and its
+#     staging modules; the library is replaced by the checkout);
+#   - every shared .go file of this module (same relative paths), except
+#     files whose name ends in _v1_37.go or _v1_37_test.go: those hold what
+#     only v1.37.2 has (its version constant, adapters for its signatures);
+#   - every file under v1.NN/ (its version constant, its adapters).
+# The module path stays github.com/kubeletlogic/kubeletlogic/differential,
+# so the shared tests' imports of this module's packages resolve.
+KUBELET="${KUBELET:-1.37}"
+case "$KUBELET" in
+1.37 | v1.37 | 1.37.2 | v1.37.2) KUBELET=1.37 ;;
+1.36 | v1.36 | 1.36.3 | v1.36.3) KUBELET=1.36 ;;
+1.35 | v1.35 | 1.35.4 | v1.35.4) KUBELET=1.35 ;;
+*)
+	echo "setup.sh: KUBELET=$KUBELET: want 1.37, 1.36 or 1.35" >&2
+	exit 1
+	;;
+esac
+if [[ "$KUBELET" != 1.37 ]]; then
+	src="$here"
+	here="$src/.v$KUBELET"
+	echo "setup.sh: assembling the kubelet v$KUBELET module in $here"
+	rm -rf "$here"
+	mkdir -p "$here"
+	(
+		cd "$src"
+		find . \( -path ./vendor -o -path './v1.*' -o -path './.v1.*' -o -path ./testdata \) -prune -o \
+			-type f -name '*.go' ! -name '*_v1_37.go' ! -name '*_v1_37_test.go' -print0 |
+			xargs -0 -I{} cp --parents {} "$here/"
+		cd "v$KUBELET"
+		find . -type f -print0 | xargs -0 -I{} cp --parents {} "$here/"
+	)
+	cd "$here"
+fi
+
 # `go mod vendor` refuses -mod=...; drop it from GOFLAGS if the caller set it.
 if [[ -n "${GOFLAGS:-}" ]]; then
 	GOFLAGS="$(printf ' %s ' "$GOFLAGS" | sed -E 's/ -mod=[^ ]*//g; s/^ +//; s/ +$//')"

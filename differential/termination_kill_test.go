@@ -422,7 +422,7 @@ func TestDifferentialTerminationKill(t *testing.T) {
 	if !fixed {
 		cases = killRegressionCases()
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	rejected := 0
 	for seed := base; len(cases) < n+len(killRegressionCases())*btoi(!fixed); seed++ {
 		k := killSpecGen.Example(seed)
@@ -556,7 +556,7 @@ func TestDifferentialTerminationWaitForTurn(t *testing.T) {
 		Spec: v1.PodSpec{TerminationGracePeriodSeconds: &grace,
 			InitContainers: []v1.Container{{Name: "sidecar-0", RestartPolicy: &always}}, Containers: []v1.Container{{Name: "app"}}},
 	}
-	f := features.V1_37()
+	f := defaultGates()
 	for _, tc := range []struct {
 		name      string
 		grace     int64

@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -62,7 +61,7 @@ func klCRIManager(runtimeName string) (*kubeGenericRuntimeManager, *klCRIRuntime
 	rt := &klCRIRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), name: runtimeName}
 	var svc internalapi.RuntimeService = rt
 	m, err := newFakeKubeRuntimeManager(context.Background(), svc, apitest.NewFakeImageService(),
-		&cadvisorapi.MachineInfo{MemoryCapacity: uint64(mem.Value())}, &containertest.FakeOS{},
+		kubeletlogicMachineInfo(mem), &containertest.FakeOS{},
 		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
 	if err != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", err))

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"sync"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -42,7 +41,7 @@ func klGetManager() *kubeGenericRuntimeManager {
 			context.Background(),
 			apitest.NewFakeRuntimeService(),
 			apitest.NewFakeImageService(),
-			&cadvisorapi.MachineInfo{MemoryCapacity: uint64(mem.Value())},
+			kubeletlogicMachineInfo(mem),
 			&containertest.FakeOS{},
 			&containertest.FakeRuntimeHelper{},
 			noopoteltrace.NewTracerProvider().Tracer(""),

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	cadvisorapi "github.com/google/cadvisor/lib/model"
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -175,7 +174,7 @@ func KLTerminationKillPod(in KLTermKillInput) KLTermKill {
 	out := &KLTermKill{Execs: map[string]time.Duration{}}
 	rt := &klTermRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), in: &in, out: out}
 	m, err := newFakeKubeRuntimeManager(context.Background(), rt, apitest.NewFakeImageService(),
-		&cadvisorapi.MachineInfo{MemoryCapacity: uint64(mem.Value())}, &containertest.FakeOS{},
+		kubeletlogicMachineInfo(mem), &containertest.FakeOS{},
 		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
 	if err != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", err))

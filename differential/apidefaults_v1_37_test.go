@@ -59,13 +59,13 @@ func adCompareDefaults(rt *rapid.T, pod *v1.Pod) {
 //   - one container whose image is drawn from the Docker reference grammar
 //     and its near misses (the pull-policy default).
 func TestDifferentialAPIDefaults(t *testing.T) {
-	noPodLevel := features.V1_37()
+	noPodLevel := defaultGates()
 	noPodLevel, _ = noPodLevel.With(features.PodLevelResources, false)
 	noPodLevel, _ = noPodLevel.With(features.InPlacePodLevelResourcesVerticalScaling, false) // needs PodLevelResources
 	// Each case runs under the v1.37.2 defaults or with PodLevelResources
 	// off, the one gate of features.Set the defaulting reads.
 	draw := func(rt *rapid.T) features.Set {
-		return rapid.SampledFrom([]features.Set{features.V1_37(), noPodLevel}).Draw(rt, "gates")
+		return rapid.SampledFrom([]features.Set{defaultGates(), noPodLevel}).Draw(rt, "gates")
 	}
 	// The gates the defaulting reads that features.Set does not hold are at
 	// their v1.37.2 defaults.
