@@ -146,7 +146,7 @@ func Validate(gates map[string]bool) error {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	cp := gate().DeepCopy()
-	if withLogger, ok := cp.(featuregate.MutableFeatureGateWithLogger); ok {
+	if withLogger, ok := cp.(setFromMapWithLogger); ok {
 		// Keep the trial run quiet (it would log warnings for GA and
 		// deprecated gates).
 		return withLogger.SetFromMapWithLogger(logr.Discard(), overrides(gate(), gates))
@@ -239,7 +239,7 @@ func NewSwitcher(tb TB, names []string) *Switcher {
 			return
 		}
 		var err error
-		if withLogger, ok := gate().(featuregate.MutableFeatureGateWithLogger); ok {
+		if withLogger, ok := gate().(setFromMapWithLogger); ok {
 			err = withLogger.SetFromMapWithLogger(logr.Discard(), m)
 		} else {
 			err = gate().SetFromMap(m)
@@ -276,7 +276,7 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 		}
 		if err == nil {
 			cp := gate().DeepCopy()
-			if withLogger, ok := cp.(featuregate.MutableFeatureGateWithLogger); ok {
+			if withLogger, ok := cp.(setFromMapWithLogger); ok {
 				err = withLogger.SetFromMapWithLogger(logr.Discard(), m)
 			} else {
 				err = cp.SetFromMap(m)
@@ -294,8 +294,15 @@ func (s *Switcher) Switch(gates map[string]bool) error {
 	for k := range m {
 		s.touched[k] = true
 	}
-	if withLogger, ok := gate().(featuregate.MutableFeatureGateWithLogger); ok {
+	if withLogger, ok := gate().(setFromMapWithLogger); ok {
 		return withLogger.SetFromMapWithLogger(logr.Discard(), m)
 	}
 	return gate().SetFromMap(m)
+}
+
+// setFromMapWithLogger is what component-base calls
+// MutableFeatureGateWithLogger (v0.36 and later), declared here so that the
+// package also compiles against v0.35, where a gate has only SetFromMap.
+type setFromMapWithLogger interface {
+	SetFromMapWithLogger(logger logr.Logger, m map[string]bool) error
 }

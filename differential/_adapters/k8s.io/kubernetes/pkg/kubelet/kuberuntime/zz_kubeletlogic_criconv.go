@@ -16,16 +16,12 @@ import (
 	"sync"
 	"time"
 
-	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	kubetypes "k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 )
 
 // klCRIRuntime is the fake CRI runtime service of the kubelet's tests,
@@ -57,12 +53,9 @@ func klCRIManager(runtimeName string) (*kubeGenericRuntimeManager, *klCRIRuntime
 	if m, ok := klCRIManagers[runtimeName]; ok {
 		return m, klCRIServices[runtimeName]
 	}
-	mem := resource.MustParse(fakeNodeAllocatableMemory)
 	rt := &klCRIRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), name: runtimeName}
 	var svc internalapi.RuntimeService = rt
-	m, err := newFakeKubeRuntimeManager(context.Background(), svc, apitest.NewFakeImageService(),
-		kubeletlogicMachineInfo(mem), &containertest.FakeOS{},
-		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
+	m, err := kubeletlogicNewManager(svc)
 	if err != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", err))
 	}

@@ -12,16 +12,11 @@ import (
 	"fmt"
 	"sync"
 
-	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
 
@@ -36,17 +31,7 @@ var (
 // same way the package's own tests do, and returns it.
 func klGetManager() *kubeGenericRuntimeManager {
 	klOnce.Do(func() {
-		mem := resource.MustParse(fakeNodeAllocatableMemory)
-		klManager, klInitErr = newFakeKubeRuntimeManager(
-			context.Background(),
-			apitest.NewFakeRuntimeService(),
-			apitest.NewFakeImageService(),
-			kubeletlogicMachineInfo(mem),
-			&containertest.FakeOS{},
-			&containertest.FakeRuntimeHelper{},
-			noopoteltrace.NewTracerProvider().Tracer(""),
-			&record.FakeRecorder{},
-		)
+		klManager, klInitErr = kubeletlogicNewManager(apitest.NewFakeRuntimeService())
 		if klInitErr == nil {
 			// A results manager sends every change on a buffered channel
 			// that the kubelet's sync loop reads; nobody reads it here, so
@@ -75,7 +60,8 @@ type KLContainerToKill struct {
 	Reason    string
 }
 
-// KLResourceRequirements mirrors resourceRequirements.
+// KLResourceRequirements mirrors resourceRequirements (containerResources
+// before v1.36).
 type KLResourceRequirements struct {
 	MemoryLimit   int64
 	MemoryRequest int64
@@ -117,15 +103,6 @@ type KLPodActions struct {
 	UpdatePodLevelResources    bool
 }
 
-func klResources(r resourceRequirements) KLResourceRequirements {
-	return KLResourceRequirements{
-		MemoryLimit:   r.memoryLimit,
-		MemoryRequest: r.memoryRequest,
-		CPULimit:      r.cpuLimit,
-		CPURequest:    r.cpuRequest,
-	}
-}
-
 func klExportActions(a podActions) KLPodActions {
 	out := KLPodActions{
 		KillPod:                    a.KillPod,
@@ -135,11 +112,10 @@ func klExportActions(a podActions) KLPodActions {
 		InitContainersToStart:      a.InitContainersToStart,
 		ContainersToStart:          a.ContainersToStart,
 		EphemeralContainersToStart: a.EphemeralContainersToStart,
-		VolumesToUpsize:            a.VolumesToUpsize,
-		VolumesToDownsize:          a.VolumesToDownsize,
 		UpdatePodResources:         a.UpdatePodResources,
 		UpdatePodLevelResources:    a.UpdatePodLevelResources,
 	}
+	out.VolumesToUpsize, out.VolumesToDownsize = klVolumesToResize(a)
 	if a.ContainersToKill != nil {
 		out.ContainersToKill = make(map[string]KLContainerToKill, len(a.ContainersToKill))
 		for id, info := range a.ContainersToKill {
@@ -269,5 +245,5 @@ func KLResetActuatedState() {
 	klMu.Lock()
 	defer klMu.Unlock()
 	m := klGetManager()
-	m.actuatedState = state.NewStateMemory(klog.Background(), nil)
+	m.actuatedState = kubeletlogicNewStateMemory()
 }

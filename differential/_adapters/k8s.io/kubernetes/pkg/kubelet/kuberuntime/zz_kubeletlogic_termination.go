@@ -9,13 +9,9 @@ import (
 	"sync"
 	"time"
 
-	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/client-go/tools/record"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 )
 
 // KLTerminationSetTerminationGracePeriod calls setTerminationGracePeriod.
@@ -170,12 +166,9 @@ func (r *klTermRuntime) StopPodSandbox(_ context.Context, id string) error {
 // package's real lifecycle handler runner: exec hooks go to the fake
 // runtime's ExecSync, sleep hooks sleep.
 func KLTerminationKillPod(in KLTermKillInput) KLTermKill {
-	mem := resource.MustParse(fakeNodeAllocatableMemory)
 	out := &KLTermKill{Execs: map[string]time.Duration{}}
 	rt := &klTermRuntime{FakeRuntimeService: apitest.NewFakeRuntimeService(), in: &in, out: out}
-	m, err := newFakeKubeRuntimeManager(context.Background(), rt, apitest.NewFakeImageService(),
-		kubeletlogicMachineInfo(mem), &containertest.FakeOS{},
-		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""), &record.FakeRecorder{})
+	m, err := kubeletlogicNewManager(rt)
 	if err != nil {
 		panic(fmt.Sprintf("kubeletlogic adapter: newFakeKubeRuntimeManager: %v", err))
 	}

@@ -1,0 +1,51 @@
+// Adapter for the kubeletlogic differential tests; written for this project.
+//
+// What differs between kubelet minors in the kuberuntime package's
+// internals that the other adapters use; each kubelet version the suite
+// compiles against has its own copy of this file (see differential/setup.sh).
+// This one is for kubelet v1.36.
+
+package kuberuntime
+
+import (
+	"context"
+
+	cadvisorapi "github.com/google/cadvisor/info/v1"
+	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	internalapi "k8s.io/cri-api/pkg/apis"
+	apitest "k8s.io/cri-api/pkg/apis/testing"
+	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
+	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
+)
+
+// kubeletlogicNewManager builds a runtime manager over rt the way the
+// package's own tests do (newFakeKubeRuntimeManager), on a node with the
+// package's fake allocatable memory.
+func kubeletlogicNewManager(rt internalapi.RuntimeService) (*kubeGenericRuntimeManager, error) {
+	mem := resource.MustParse(fakeNodeAllocatableMemory)
+	return newFakeKubeRuntimeManager(context.Background(), rt, apitest.NewFakeImageService(),
+		&cadvisorapi.MachineInfo{MemoryCapacity: uint64(mem.Value())}, &containertest.FakeOS{},
+		&containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""))
+}
+
+func klResources(r resourceRequirements) KLResourceRequirements {
+	return KLResourceRequirements{
+		MemoryLimit:   r.memoryLimit,
+		MemoryRequest: r.memoryRequest,
+		CPULimit:      r.cpuLimit,
+		CPURequest:    r.cpuRequest,
+	}
+}
+
+// klVolumesToResize returns the volumes to grow and shrink: none, since
+// podActions has no such fields before v1.37.
+func klVolumesToResize(a podActions) (up, down []v1.Volume) {
+	return nil, nil
+}
+
+// kubeletlogicNewStateMemory returns an empty in-memory allocation store.
+func kubeletlogicNewStateMemory() state.State {
+	return state.NewStateMemory(nil)
+}
