@@ -8,10 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/klog/v2"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
-	runtimeutil "k8s.io/kubernetes/pkg/kubelet/kuberuntime/util"
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
@@ -201,22 +199,8 @@ func paProbeMaps(probes map[string]podactions.Probes) (liveness, startup map[str
 // paSetActuated stores a in the kubelet's actuated-resources store under
 // pod's UID (on top of whatever it holds).
 func paSetActuated(pod *v1.Pod, a podactions.Actuated) {
-	s := kuberuntime.KLActuatedState()
-	for name, rr := range a.Containers {
-		if err := s.SetContainerResources(klog.Background(), pod.UID, name, *rr.DeepCopy()); err != nil {
-			panic(err)
-		}
-	}
-	if a.Pod != nil {
-		if err := s.SetPodLevelResources(klog.Background(), pod.UID, a.Pod.DeepCopy()); err != nil {
-			panic(err)
-		}
-	}
-	for name, q := range a.EmptyDirLimits {
-		q := q.DeepCopy()
-		if err := s.SetEmptyDirVolumeLimit(pod.UID, name, &q); err != nil {
-			panic(err)
-		}
+	if err := kuberuntime.KLSetActuated(pod.UID, a.Containers, a.Pod, a.EmptyDirLimits); err != nil {
+		panic(err)
 	}
 }
 
@@ -235,9 +219,12 @@ func TestDifferentialPodActions(t *testing.T) {
 		ks := kubeletconv.PodStatus(c.State)
 
 		sb := podactions.SandboxChanged(c.Pod, c.State)
-		changed, attempt, id, msg := runtimeutil.PodSandboxChanged(c.Pod, ks)
-		if want := (podactions.SandboxCheck{Changed: changed, Attempt: attempt, SandboxID: id, Message: msg}); sb != want {
-			rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, want)
+		wantSB, withMessage := kubeletSandboxChanged(c.Pod, ks)
+		if !withMessage {
+			sb.Message = "" // this kubelet gives no message to compare
+		}
+		if sb != wantSB {
+			rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, wantSB)
 		}
 		compared(rt, "podactions.SandboxChanged")
 

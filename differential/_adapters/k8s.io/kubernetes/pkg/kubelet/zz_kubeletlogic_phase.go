@@ -17,7 +17,6 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	"k8s.io/kubernetes/pkg/kubelet/metrics"
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 	testingclock "k8s.io/utils/clock/testing"
@@ -85,9 +84,6 @@ func (m *klPhaseStatusManager) GetPodResizeConditions(types.UID) []*v1.PodCondit
 		out = append(out, c.DeepCopy())
 	}
 	return out
-}
-
-func (m *klPhaseStatusManager) ClearPodResizePendingCondition(types.UID, metrics.DeferredResizeResolution) {
 }
 
 func (m *klPhaseStatusManager) ClearPodResizeInProgressCondition(types.UID) (int64, bool) {

@@ -14,6 +14,7 @@ import (
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
@@ -49,4 +50,30 @@ func klVolumesToResize(a podActions) (up, down []v1.Volume) {
 // kubeletlogicNewStateMemory returns an empty in-memory allocation store.
 func kubeletlogicNewStateMemory() state.State {
 	return state.NewStateMemory(klog.Background(), nil)
+}
+
+// KLSetActuated records actuated resources in the shared manager's store
+// under uid (on top of what it holds): per-container resources, pod-level
+// resources and emptyDir volume size limits.
+func KLSetActuated(uid types.UID, containers map[string]v1.ResourceRequirements, pod *v1.ResourceRequirements, emptyDir map[string]resource.Quantity) error {
+	klMu.Lock()
+	defer klMu.Unlock()
+	s := klGetManager().actuatedState
+	for name, rr := range containers {
+		if err := s.SetContainerResources(klog.Background(), uid, name, *rr.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	if pod != nil {
+		if err := s.SetPodLevelResources(klog.Background(), uid, pod.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	for name, q := range emptyDir {
+		q := q.DeepCopy()
+		if err := s.SetEmptyDirVolumeLimit(uid, name, &q); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -15,7 +15,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/util/flowcontrol"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
-	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
@@ -228,15 +227,6 @@ func KLDoBackOff(pod *v1.Pod, container *v1.Container, status *kubecontainer.Pod
 // KLIsInitContainerFailed calls isInitContainerFailed.
 func KLIsInitContainerFailed(status *kubecontainer.Status) bool {
 	return isInitContainerFailed(status)
-}
-
-// KLActuatedState returns the shared manager's actuated-resources store so a
-// test can record actuated container / pod-level resources before calling
-// KLComputePodActions. Use KLResetActuatedState to start from an empty store.
-func KLActuatedState() state.State {
-	klMu.Lock()
-	defer klMu.Unlock()
-	return klGetManager().actuatedState
 }
 
 // KLResetActuatedState replaces the shared manager's actuated-resources store

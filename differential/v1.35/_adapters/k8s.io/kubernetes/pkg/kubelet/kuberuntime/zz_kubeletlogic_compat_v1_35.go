@@ -14,6 +14,7 @@ import (
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
@@ -48,4 +49,27 @@ func klVolumesToResize(a podActions) (up, down []v1.Volume) {
 // kubeletlogicNewStateMemory returns an empty in-memory allocation store.
 func kubeletlogicNewStateMemory() state.State {
 	return state.NewStateMemory(nil)
+}
+
+// KLSetActuated records actuated resources in the shared manager's store
+// under uid (on top of what it holds): per-container resources, pod-level
+// resources (emptyDir limits are ignored: see below).
+func KLSetActuated(uid types.UID, containers map[string]v1.ResourceRequirements, pod *v1.ResourceRequirements, emptyDir map[string]resource.Quantity) error {
+	klMu.Lock()
+	defer klMu.Unlock()
+	s := klGetManager().actuatedState
+	for name, rr := range containers {
+		if err := s.SetContainerResources(uid, name, *rr.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	if pod != nil {
+		if err := s.SetPodLevelResources(uid, pod.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	// This kubelet has no emptyDir volume limits in the store (in-place
+	// resize of memory-backed volumes came in v1.37): emptyDir is ignored.
+	_ = emptyDir
+	return nil
 }
