@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times every decision function against the kubelet v1.37.2 function it
-# mirrors (BenchmarkVs in bench_test.go: the same inputs, drawn once, on
+# mirrors (BenchmarkVs in bench_v1_37_test.go: the same inputs, drawn once, on
 # both sides) and prints one table: ns/op, B/op and allocs/op of each side
 # and the ratios (kubelet / kubeletlogic). Each cell is the median of COUNT
 # runs; go test's own output goes to standard error.

@@ -177,7 +177,7 @@ func criResources(c *runtimestate.Container) *runtimeapi.ContainerResources {
 	if q := r.CPURequest; q != nil {
 		m := q.MilliValue()
 		shares := cm.MilliCPUToShares(m)
-		if q.IsZero() || cm.SharesToMilliCPU(int64(shares)) != m {
+		if q.IsZero() || kuberuntime.KLSharesToMilliCPU(int64(shares)) != m {
 			panic(fmt.Sprintf("kubeletconv: %s: cpu request %s cannot be reported through cgroup shares", c.ID, q))
 		}
 		lr.CpuShares = int64(shares)
@@ -185,7 +185,7 @@ func criResources(c *runtimestate.Container) *runtimeapi.ContainerResources {
 	if q := r.CPULimit; q != nil {
 		m := q.MilliValue()
 		quota := m * cpuPeriod / 1000
-		if m <= 0 || cm.QuotaToMilliCPU(quota, cpuPeriod) != m {
+		if m <= 0 || kuberuntime.KLQuotaToMilliCPU(quota, cpuPeriod) != m {
 			panic(fmt.Sprintf("kubeletconv: %s: cpu limit %s cannot be reported through a CFS quota", c.ID, q))
 		}
 		lr.CpuQuota, lr.CpuPeriod = quota, cpuPeriod

@@ -1,5 +1,5 @@
 // Command benchtable reads the output of `go test -bench BenchmarkVs
-// -benchmem` (differential/bench_test.go) on standard input and prints the
+// -benchmem` (differential/bench_v1_37_test.go) on standard input and prints the
 // side-by-side table: per kubelet function, ns/op, B/op and allocs/op of
 // kubeletlogic and of the kubelet, and the ratios (kubelet / kubeletlogic,
 // so 10x means ten times faster or fewer). With -count above 1 each cell

@@ -48,7 +48,7 @@ func KLApistatusConvert(pod *v1.Pod, podStatus *kubecontainer.PodStatus, oldPodS
 		podRestarting = kubecontainer.ShouldAllContainersRestart(pod, podStatus, &oldPodStatus)
 	}
 	var imageVolumeNames sets.Set[string]
-	if utilfeature.DefaultFeatureGate.Enabled(features.ImageVolumeWithDigest) {
+	if klImageVolumeWithDigest() {
 		imageVolumeNames = sets.New[string]()
 		for _, v := range pod.Spec.Volumes {
 			if v.Image != nil {
@@ -57,12 +57,12 @@ func KLApistatusConvert(pod *v1.Pod, podStatus *kubecontainer.PodStatus, oldPodS
 		}
 	}
 	hasInit := len(pod.Spec.InitContainers) > 0
-	statuses = kl.convertToAPIContainerStatuses(ctx, pod, podStatus, oldPodStatus.ContainerStatuses, pod.Spec.Containers, imageVolumeNames, hasInit, false, podRestarting)
-	initStatuses = kl.convertToAPIContainerStatuses(ctx, pod, podStatus, oldPodStatus.InitContainerStatuses, pod.Spec.InitContainers, imageVolumeNames, hasInit, true, podRestarting)
+	statuses = klConvertToAPIContainerStatuses(ctx, kl, pod, podStatus, oldPodStatus.ContainerStatuses, pod.Spec.Containers, imageVolumeNames, hasInit, false, podRestarting)
+	initStatuses = klConvertToAPIContainerStatuses(ctx, kl, pod, podStatus, oldPodStatus.InitContainerStatuses, pod.Spec.InitContainers, imageVolumeNames, hasInit, true, podRestarting)
 	var ecSpecs []v1.Container
 	for i := range pod.Spec.EphemeralContainers {
 		ecSpecs = append(ecSpecs, v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
-	ephemeral = kl.convertToAPIContainerStatuses(ctx, pod, podStatus, oldPodStatus.EphemeralContainerStatuses, ecSpecs, imageVolumeNames, hasInit, false, podRestarting)
+	ephemeral = klConvertToAPIContainerStatuses(ctx, kl, pod, podStatus, oldPodStatus.EphemeralContainerStatuses, ecSpecs, imageVolumeNames, hasInit, false, podRestarting)
 	return initStatuses, statuses, ephemeral, podRestarting
 }

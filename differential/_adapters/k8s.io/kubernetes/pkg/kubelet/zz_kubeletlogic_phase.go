@@ -14,7 +14,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober"
@@ -24,7 +23,7 @@ import (
 
 // KLPhaseGetPhase calls getPhase.
 func KLPhaseGetPhase(pod *v1.Pod, info []v1.ContainerStatus, podIsTerminal, podHasInitialized bool) v1.PodPhase {
-	return getPhase(klog.Background(), pod, info, podIsTerminal, podHasInitialized)
+	return klGetPhase(pod, info, podIsTerminal, podHasInitialized)
 }
 
 // KLPhaseShouldEvict asks the kubelet's active-deadline pod sync handler,
@@ -60,7 +59,7 @@ func KLPhaseGenerateAPIPodStatus(pod *v1.Pod, podStatus *kubecontainer.PodStatus
 		panic(err)
 	}
 	kl.AddPodSyncHandler(h)
-	return kl.generateAPIPodStatus(context.Background(), pod, podStatus, podIsTerminal)
+	return klGenerateAPIPodStatus(kl, pod, podStatus, podIsTerminal)
 }
 
 // klPhaseStatusManager answers the status-manager calls

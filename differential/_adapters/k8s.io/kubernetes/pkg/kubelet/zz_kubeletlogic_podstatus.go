@@ -8,7 +8,6 @@
 package kubelet
 
 import (
-	"context"
 	"errors"
 	"net"
 	"time"
@@ -82,5 +81,5 @@ func KLPodstatusGenerateAPIPodStatus(pod *v1.Pod, podStatus *kubecontainer.PodSt
 		panic(err)
 	}
 	kl.AddPodSyncHandler(h)
-	return kl.generateAPIPodStatus(context.Background(), pod, podStatus, in.PodIsTerminal)
+	return klGenerateAPIPodStatus(kl, pod, podStatus, in.PodIsTerminal)
 }

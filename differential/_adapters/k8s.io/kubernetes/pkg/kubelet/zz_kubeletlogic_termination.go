@@ -4,7 +4,6 @@
 package kubelet
 
 import (
-	"context"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -115,7 +114,7 @@ func KLTerminationUpdatePod(uid types.UID, prev *KLTermWorkerState, u KLTermUpda
 			opts.KillPodOptions.PodStatusFunc = func(*v1.PodStatus) {}
 		}
 	}
-	p.UpdatePod(context.Background(), opts)
+	klUpdatePod(p, opts)
 	var out KLTermUpdateResult
 	st, ok := p.podSyncStatuses[uid]
 	if !ok {

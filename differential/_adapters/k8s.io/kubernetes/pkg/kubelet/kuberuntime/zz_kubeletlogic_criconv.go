@@ -120,8 +120,7 @@ func KLGetPodStatus(runtimeName string, uid kubetypes.UID, name, namespace strin
 	if rp == nil {
 		rp = &kubecontainer.Pod{ID: uid, Name: name, Namespace: namespace}
 	}
-	rp.Timestamp = readAt
-	return m.GetPodStatus(ctx, rp)
+	return kubeletlogicGetPodStatus(ctx, m, rp, readAt)
 }
 
 // KLGetContainerStatus seeds the fake runtime with the one container c and

@@ -9,6 +9,7 @@ package kuberuntime
 
 import (
 	"context"
+	"time"
 
 	cadvisorapi "github.com/google/cadvisor/info/v1"
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
@@ -18,6 +19,7 @@ import (
 	internalapi "k8s.io/cri-api/pkg/apis"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 )
 
@@ -73,3 +75,22 @@ func KLSetActuated(uid types.UID, containers map[string]v1.ResourceRequirements,
 	_ = emptyDir
 	return nil
 }
+
+// kubeletlogicGetPodStatus is the manager's GetPodStatus of the running pod
+// rp as read at readAt. Kubelet v1.35 takes the pod's UID, name and
+// namespace and stamps the status with the wall clock at the read, which
+// here is readAt by definition, so TimeStamp is set to it.
+func kubeletlogicGetPodStatus(ctx context.Context, m *kubeGenericRuntimeManager, rp *kubecontainer.Pod, readAt time.Time) (*kubecontainer.PodStatus, error) {
+	s, err := m.GetPodStatus(ctx, rp.ID, rp.Name, rp.Namespace)
+	if s != nil {
+		s.TimeStamp = readAt
+	}
+	return s, err
+}
+
+// KLSharesToMilliCPU and KLQuotaToMilliCPU are how the kubelet reads a CPU
+// request back from cgroup shares and a CPU limit from a CFS quota (this
+// package's own helpers in v1.35).
+func KLSharesToMilliCPU(shares int64) int64 { return sharesToMilliCPU(shares) }
+
+func KLQuotaToMilliCPU(quota, period int64) int64 { return quotaToMilliCPU(quota, period) }

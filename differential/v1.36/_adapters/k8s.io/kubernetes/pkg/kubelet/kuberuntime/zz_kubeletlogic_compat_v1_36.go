@@ -9,6 +9,7 @@ package kuberuntime
 
 import (
 	"context"
+	"time"
 
 	cadvisorapi "github.com/google/cadvisor/info/v1"
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
@@ -18,6 +19,8 @@ import (
 	internalapi "k8s.io/cri-api/pkg/apis"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/kubernetes/pkg/kubelet/allocation/state"
+	"k8s.io/kubernetes/pkg/kubelet/cm"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 )
 
@@ -73,3 +76,18 @@ func KLSetActuated(uid types.UID, containers map[string]v1.ResourceRequirements,
 	_ = emptyDir
 	return nil
 }
+
+// kubeletlogicGetPodStatus is the manager's GetPodStatus of the running pod
+// rp as read at readAt: since v1.36 the read time travels on the pod
+// (Pod.Timestamp) and becomes the status's TimeStamp.
+func kubeletlogicGetPodStatus(ctx context.Context, m *kubeGenericRuntimeManager, rp *kubecontainer.Pod, readAt time.Time) (*kubecontainer.PodStatus, error) {
+	rp.Timestamp = readAt
+	return m.GetPodStatus(ctx, rp)
+}
+
+// KLSharesToMilliCPU and KLQuotaToMilliCPU are how the kubelet reads a CPU
+// request back from cgroup shares and a CPU limit from a CFS quota (in the
+// cm package since v1.36).
+func KLSharesToMilliCPU(shares int64) int64 { return cm.SharesToMilliCPU(shares) }
+
+func KLQuotaToMilliCPU(quota, period int64) int64 { return cm.QuotaToMilliCPU(quota, period) }

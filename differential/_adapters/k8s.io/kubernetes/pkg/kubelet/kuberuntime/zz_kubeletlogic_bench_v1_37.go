@@ -1,5 +1,5 @@
 // Adapter for the kubeletlogic side-by-side benchmarks
-// (differential/bench_test.go); written for this project. Added to the
+// (differential/bench_v1_37_test.go); written for this project. Added to the
 // vendored package only through `go test -overlay`.
 
 package kuberuntime
