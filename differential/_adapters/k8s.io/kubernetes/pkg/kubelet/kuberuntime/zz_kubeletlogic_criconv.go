@@ -12,6 +12,7 @@ package kuberuntime
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -29,7 +30,19 @@ import (
 // "containerd"; the fake reports "fakeRuntime").
 type klCRIRuntime struct {
 	*apitest.FakeRuntimeService
-	name string
+	name  string
+	order map[string]int // sandbox ID -> its index in the seeded list
+}
+
+// ListPodSandbox lists the sandboxes in the order they were seeded, as a
+// real runtime lists them in an order of its own (the fake's is a map's,
+// random on every call). Kubelet v1.35 sorts them by attempt only, so for
+// sandboxes of equal attempt the list order is the kubelet's order; later
+// kubelets sort on a total order and do not depend on it.
+func (r *klCRIRuntime) ListPodSandbox(ctx context.Context, filter *runtimeapi.PodSandboxFilter) ([]*runtimeapi.PodSandbox, error) {
+	out, err := r.FakeRuntimeService.ListPodSandbox(ctx, filter)
+	sort.SliceStable(out, func(i, j int) bool { return r.order[out[i].Id] < r.order[out[j].Id] })
+	return out, err
 }
 
 func (r *klCRIRuntime) Version(ctx context.Context, apiVersion string) (*runtimeapi.VersionResponse, error) {
@@ -99,7 +112,12 @@ func KLGetPodStatus(runtimeName string, uid kubetypes.UID, name, namespace strin
 	m, rt := klCRIManager(runtimeName)
 	rt.SetFakeSandboxes(sandboxes)
 	rt.SetFakeContainers(containers)
+	rt.order = make(map[string]int, len(sandboxes))
+	for i, sb := range sandboxes {
+		rt.order[sb.Id] = i
+	}
 	defer func() {
+		rt.order = nil
 		rt.SetFakeSandboxes(nil)
 		rt.SetFakeContainers(nil)
 		rt.Lock()
