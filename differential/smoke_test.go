@@ -88,7 +88,9 @@ func TestSmokeComputePodActionsLivenessFailure(t *testing.T) {
 }
 
 func TestSmokeComputePodActionsRestartAll(t *testing.T) {
-	kubeletgates.Set(t, map[string]bool{"RestartAllContainersOnContainerExits": true})
+	// NodeDeclaredFeatures: RestartAllContainersOnContainerExits depends on
+	// it, and kubelet v1.35 has it off by default (v1.37 locks it on).
+	kubeletgates.Set(t, map[string]bool{"NodeDeclaredFeatures": true, "RestartAllContainersOnContainerExits": true})
 	src := v1.Container{Name: "src", Image: "busybox", RestartPolicyRules: []v1.ContainerRestartRule{{
 		Action:    v1.ContainerRestartRuleActionRestartAllContainers,
 		ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}},
