@@ -46,6 +46,13 @@ var scripts = map[string]map[string]sim.Behaviour{
 	"crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// `sleep 1; exit 1`, watched 12 min 30 s.
 	"crashloop-long": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
+	// backoffResetScript: a counter in an emptyDir; runs 1 to 3 `sleep 2;
+	// exit 1`, run 4 `sleep 60; exit 1`, run 5 `sleep 620; exit 1`, later
+	// runs `sleep 2; exit 1` (the kubelet's back-off cap is 20 s).
+	"backoff-reset": {"app": {Runs: []sim.Run{
+		{ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
+		{ExitAfter: secs(60), ExitCode: 1}, {ExitAfter: secs(620), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
+	}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
 	// prepare: `sleep 1`; app: the trap loop (pod network; the pause task
@@ -331,7 +338,8 @@ func TestReplaySimulation(t *testing.T) {
 			matched, best, bestErr := 0, "", time.Duration(-1)
 			var firstErr string
 			for seed := uint64(1); seed <= seeds; seed++ {
-				tl, err := sim.Simulate(sim.Config{Seed: seed, For: sim.Duration(end)}, []sim.PodInput{in})
+				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}}
+				tl, err := sim.Simulate(cfg, []sim.PodInput{in})
 				if err != nil {
 					t.Fatal(err)
 				}
