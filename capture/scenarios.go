@@ -297,10 +297,10 @@ func round2() []Scenario {
 }
 
 // backoffResetScript counts its runs in an emptyDir: runs 1 to 3 and 6 on
-// exit 1 after 2 s, run 4 after 60 s (more than twice the 20 s cap, less
-// than 600 s), run 5 after 620 s (more than 600 s).
+// exit 1 after 2 s, run 4 after 45 s (more than twice the 20 s cap, less
+// than 600 s), run 5 after 610 s (more than 600 s).
 const backoffResetScript = `n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; echo run $n; ` +
-	`case $n in 4) sleep 60;; 5) sleep 620;; *) sleep 2;; esac; exit 1`
+	`case $n in 4) sleep 45;; 5) sleep 610;; *) sleep 2;; esac; exit 1`
 
 // backoffReset runs only when named: it sets the kubelet's
 // crashLoopBackOff.maxContainerRestartPeriod to 20 s for the whole run.
@@ -311,11 +311,11 @@ func backoffReset() Scenario {
 	p.Spec.Volumes = []v1.Volume{{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}}
 	return Scenario{
 		Name: "backoff-reset",
-		Description: "kubelet crashLoopBackOff.maxContainerRestartPeriod 20s; app exits 1 after 2 s, except run 4 (after 60 s: more than " +
+		Description: "kubelet crashLoopBackOff.maxContainerRestartPeriod 20s; app exits 1 after 2 s, except run 4 (after 45 s: more than " +
 			"twice the cap) and run 5 (after 620 s: more than the kubelet's fixed 600 s back-off expiry); watched 14 min",
 		Facts:            []string{"16"},
 		Pod:              p,
-		RemoveAfter:      14 * time.Minute,
+		RemoveAfter:      13*time.Minute + 10*time.Second,
 		MaxRestartPeriod: 20 * time.Second,
 	}
 }

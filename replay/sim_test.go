@@ -47,11 +47,11 @@ var scripts = map[string]map[string]sim.Behaviour{
 	// `sleep 1; exit 1`, watched 12 min 30 s.
 	"crashloop-long": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// backoffResetScript: a counter in an emptyDir; runs 1 to 3 `sleep 2;
-	// exit 1`, run 4 `sleep 60; exit 1`, run 5 `sleep 620; exit 1`, later
+	// exit 1`, run 4 `sleep 45; exit 1`, run 5 `sleep 610; exit 1`, later
 	// runs `sleep 2; exit 1` (the kubelet's back-off cap is 20 s).
 	"backoff-reset": {"app": {Runs: []sim.Run{
 		{ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
-		{ExitAfter: secs(60), ExitCode: 1}, {ExitAfter: secs(620), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
+		{ExitAfter: secs(45), ExitCode: 1}, {ExitAfter: secs(610), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
 	}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
