@@ -312,7 +312,7 @@ func backoffReset() Scenario {
 	return Scenario{
 		Name: "backoff-reset",
 		Description: "kubelet crashLoopBackOff.maxContainerRestartPeriod 20s; app exits 1 after 2 s, except run 4 (after 45 s: more than " +
-			"twice the cap) and run 5 (after 620 s: more than the kubelet's fixed 600 s back-off expiry); watched 14 min",
+			"twice the cap) and run 5 (after 610 s: more than the kubelet's fixed 600 s back-off expiry); watched 13 min 10 s",
 		Facts:            []string{"16"},
 		Pod:              p,
 		RemoveAfter:      13*time.Minute + 10*time.Second,
