@@ -36,6 +36,7 @@ func TestReplayBackOff(t *testing.T) {
 		{"restart-crashloop", "app"},
 		{"onfailure-init", "prepare"},
 		{"sidecar-crash", "sidecar"},
+		{"backoff-reset", "app"},
 	}
 	gates := features.V1_37()
 	for _, tc := range cases {

@@ -114,6 +114,8 @@ var notSimulated = map[string]string{
 	"oom-onfailure":       "an OOM kill (exit 137, reason OOMKilled set by the runtime): sim.Run has no memory model and its exits carry reason Error",
 	"oom-always":          "an OOM kill (exit 137, reason OOMKilled set by the runtime): sim.Run has no memory model and its exits carry reason Error",
 	"image-pull-fail":     "image pulls (ErrImagePull, ImagePullBackOff and the image back-off) are not modelled by sim: every image is present",
+	"image-pull-slow":     "a slow image pull (16 s between RunPodSandbox and CreateContainer, waiting ContainerCreating meanwhile) is not modelled by sim: every image is present and pulls take no time",
+	"image-pull-flaky":    "a failed image pull (ErrImagePull) and the retry that pulls it are not modelled by sim: every image is present",
 	"image-never-missing": "a missing image under imagePullPolicy Never (ErrImageNeverPull) is not modelled by sim: every image is present",
 	"restart-running":     "a kubelet restart (process stopped and started again, memory lost) is not a sim.Action",
 	"restart-crashloop":   "a kubelet restart (process stopped and started again, back-off records lost) is not a sim.Action",
