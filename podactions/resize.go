@@ -141,13 +141,20 @@ func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) 
 	}
 
 	u := Update{ID: cs.ID, Name: ctr.Name, Init: init, Index: idx, Desired: desired, Current: current}
-	// Decreases go first, increases last.
+	// Decreases go first, increases last. A list is made once, with room
+	// for every container of the pod, and a decrease is moved in at the
+	// front rather than copied into a new list.
 	queue := func(list []Update, want, have int64) []Update {
-		switch {
-		case want > have:
-			return append(list, u)
-		case want < have:
-			return append([]Update{u}, list...)
+		if want == have {
+			return list
+		}
+		if list == nil {
+			list = make([]Update, 0, len(c.pod.Spec.InitContainers)+len(c.pod.Spec.Containers))
+		}
+		list = append(list, u)
+		if want < have {
+			copy(list[1:], list[:len(list)-1])
+			list[0] = u
 		}
 		return list
 	}
