@@ -115,7 +115,7 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 	for i := range spec.Containers {
 		add(spec.Containers[i].Name)
 	}
-	later := -1 // the signal of the sidecar declared after, once there is one
+	later := "" // the sidecar declared after, once there is one (by name, as the kubelet keeps it)
 	for i := len(spec.InitContainers) - 1; i >= 0; i-- {
 		ic := &spec.InitContainers[i]
 		add(ic.Name)
@@ -128,10 +128,10 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 		for j := range nRegular {
 			on = append(on, j)
 		}
-		if later >= 0 {
+		if later != "" {
 			// The signal the kubelet's map holds for the later sidecar's
 			// name: the newest one of that name.
-			j, _ := o.SignalOf(o.Signals[later].Name)
+			j, _ := o.SignalOf(later)
 			on = append(on, j)
 		}
 		group := on[start:len(on):len(on)]
@@ -140,7 +140,7 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 		} else {
 			o.Waits = append(o.Waits, Wait{Name: ic.Name, On: group})
 		}
-		later = len(o.Signals) - 1
+		later = ic.Name
 	}
 	return o
 }

@@ -125,3 +125,20 @@ func TestNewOrderingLarge(t *testing.T) {
 		}
 	}
 }
+
+// A sidecar named "" is not waited for by the sidecar before it: the
+// kubelet's "no later sidecar" is the empty name.
+func TestNewOrderingEmptyName(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := &v1.Pod{Spec: v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "s1", RestartPolicy: &always}, {Name: "", RestartPolicy: &always}},
+		Containers:     []v1.Container{{Name: "a"}},
+	}}
+	o := NewOrdering(pod, nil, features.V1_37())
+	if got, want := o.WaitNames("s1"), []string{"a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("s1 waits for %v, want %v", got, want)
+	}
+	if got, want := o.WaitNames("s1"), refWaits(pod)["s1"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("s1 waits for %v, reference %v", got, want)
+	}
+}
