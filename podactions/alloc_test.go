@@ -10,25 +10,45 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 )
 
-// resultAllocs is what an answer needs allocated: each list it holds (made
-// once, with room for every container that could join it) and each kill
-// message that names its container ("Init container app-0 definition
-// changed"; the others are constants).
+// resultAllocs is what an answer needs allocated: each list it holds (the
+// kills and the updates start with room for two and grow as append grows
+// them; the others are made once with room for every container that could
+// join them) and each kill message that names its container ("Init
+// container app-0 definition changed"; the others are constants).
 func resultAllocs(a podactions.Actions) float64 {
 	n := 0
 	for _, l := range []int{len(a.InitContainersToStart), len(a.ContainersToStart), len(a.EphemeralContainersToStart),
-		len(a.ContainersToKill), len(a.ContainersToReset), len(a.MemoryUpdates), len(a.CPUUpdates),
-		len(a.VolumesToUpsize), len(a.VolumesToDownsize)} {
+		len(a.ContainersToReset), len(a.VolumesToUpsize), len(a.VolumesToDownsize)} {
 		if l > 0 {
 			n++
 		}
 	}
+	n += grown[podactions.Kill](len(a.ContainersToKill))
+	n += grown[podactions.Update](len(a.MemoryUpdates))
+	n += grown[podactions.Update](len(a.CPUUpdates))
 	for _, k := range a.ContainersToKill {
 		if k.Name != "" && strings.Contains(k.Message, " "+k.Name+" ") {
 			n++
 		}
 	}
 	return float64(n)
+}
+
+// grown is how many allocations a list of n values made with room for two
+// and grown by append takes (none for an empty list).
+func grown[T any](n int) int {
+	if n == 0 {
+		return 0
+	}
+	s, allocs := make([]T, 0, 2), 1
+	for range n {
+		if len(s) == cap(s) {
+			allocs++
+		}
+		var v T
+		s = append(s, v)
+	}
+	return allocs
 }
 
 // Allocation budgets (issue 13): Compute allocates the lists of its answer

@@ -278,13 +278,7 @@ func (c *computer) kill(k Kill) {
 		}
 	}
 	if c.a.ContainersToKill == nil {
-		// Each kill is a distinct instance of the runtime state: room for
-		// all of them, so that the list is made once.
-		n := 2
-		if c.st != nil {
-			n = max(n, len(c.st.Containers))
-		}
-		c.a.ContainersToKill = make([]Kill, 0, n)
+		c.a.ContainersToKill = make([]Kill, 0, 2)
 	}
 	c.a.ContainersToKill = append(c.a.ContainersToKill, k)
 }

@@ -141,15 +141,15 @@ func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) 
 	}
 
 	u := Update{ID: cs.ID, Name: ctr.Name, Init: init, Index: idx, Desired: desired, Current: current}
-	// Decreases go first, increases last. A list is made once, with room
-	// for every container of the pod, and a decrease is moved in at the
-	// front rather than copied into a new list.
+	// Decreases go first, increases last. A list starts with room for two
+	// updates, and a decrease is moved in at the front rather than copied
+	// into a new list.
 	queue := func(list []Update, want, have int64) []Update {
 		if want == have {
 			return list
 		}
 		if list == nil {
-			list = make([]Update, 0, len(c.pod.Spec.InitContainers)+len(c.pod.Spec.Containers))
+			list = make([]Update, 0, 2)
 		}
 		list = append(list, u)
 		if want < have {
