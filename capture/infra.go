@@ -112,7 +112,11 @@ state = "%[1]s/containerd/state"
 `, work, imageName)
 }
 
-func kubeletConfig(work string) string {
+func kubeletConfig(work string, maxRestart time.Duration) string {
+	extra := ""
+	if maxRestart > 0 {
+		extra = fmt.Sprintf("crashLoopBackOff:\n  maxContainerRestartPeriod: %s\n", maxRestart)
+	}
 	return fmt.Sprintf(`apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 failCgroupV1: false
@@ -135,15 +139,50 @@ authentication:
     enabled: false
 authorization:
   mode: AlwaysAllow
-`, work)
+%s`, work, extra)
 }
 
 // busyboxImage writes an OCI image layout tarball holding /bin/busybox and
 // its applet links.
 func busyboxImage(path string) error {
-	bb, err := os.ReadFile("/bin/busybox")
+	layerB, cfg, man, err := imageParts("")
 	if err != nil {
 		return err
+	}
+	idx, _ := json.Marshal(map[string]any{
+		"schemaVersion": 2,
+		"manifests": []any{map[string]any{
+			"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": digestOf(man), "size": len(man),
+			"annotations": map[string]string{"io.containerd.image.name": imageName, "org.opencontainers.image.ref.name": "1"},
+		}},
+	})
+	var out bytes.Buffer
+	ow := tar.NewWriter(&out)
+	add := func(name string, b []byte) {
+		_ = ow.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
+		_, _ = ow.Write(b)
+	}
+	add("oci-layout", []byte(`{"imageLayoutVersion":"1.0.0"}`))
+	add("index.json", idx)
+	for _, b := range [][]byte{layerB, cfg, man} {
+		add("blobs/sha256/"+strings.TrimPrefix(digestOf(b), "sha256:"), b)
+	}
+	if err := ow.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(path, out.Bytes(), 0o644)
+}
+
+func digestOf(b []byte) string { s := sha256.Sum256(b); return "sha256:" + hex.EncodeToString(s[:]) }
+
+// imageParts builds the busybox image's layer, config and OCI manifest.
+// A non-empty marker adds the file /kl-image holding it, so that images
+// with different markers share no layer (the registry scenarios pull
+// layers the runtime does not have).
+func imageParts(marker string) (layerB, cfg, man []byte, err error) {
+	bb, err := os.ReadFile("/bin/busybox")
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	var layer bytes.Buffer
 	tw := tar.NewWriter(&layer)
@@ -159,43 +198,25 @@ func busyboxImage(path string) error {
 	for _, a := range []string{"sh", "sleep", "cat", "touch", "rm", "true", "false", "echo", "ls", "kill", "head", "tr"} {
 		_ = tw.WriteHeader(&tar.Header{Name: "bin/" + a, Linkname: "busybox", Typeflag: tar.TypeSymlink, Mode: 0o777})
 	}
-	if err := tw.Close(); err != nil {
-		return err
+	if marker != "" {
+		_ = tw.WriteHeader(&tar.Header{Name: "kl-image", Mode: 0o644, Size: int64(len(marker)), Typeflag: tar.TypeReg})
+		_, _ = tw.Write([]byte(marker))
 	}
-	digest := func(b []byte) string { s := sha256.Sum256(b); return "sha256:" + hex.EncodeToString(s[:]) }
-	layerB := layer.Bytes()
-	cfg, _ := json.Marshal(map[string]any{
+	if err := tw.Close(); err != nil {
+		return nil, nil, nil, err
+	}
+	layerB = layer.Bytes()
+	cfg, _ = json.Marshal(map[string]any{
 		"architecture": "amd64", "os": "linux",
 		"config": map[string]any{"Env": []string{"PATH=/bin"}, "Cmd": []string{"sleep", "2147483647"}},
-		"rootfs": map[string]any{"type": "layers", "diff_ids": []string{digest(layerB)}},
+		"rootfs": map[string]any{"type": "layers", "diff_ids": []string{digestOf(layerB)}},
 	})
-	man, _ := json.Marshal(map[string]any{
+	man, _ = json.Marshal(map[string]any{
 		"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
-		"config": map[string]any{"mediaType": "application/vnd.oci.image.config.v1+json", "digest": digest(cfg), "size": len(cfg)},
-		"layers": []any{map[string]any{"mediaType": "application/vnd.oci.image.layer.v1.tar", "digest": digest(layerB), "size": len(layerB)}},
+		"config": map[string]any{"mediaType": "application/vnd.oci.image.config.v1+json", "digest": digestOf(cfg), "size": len(cfg)},
+		"layers": []any{map[string]any{"mediaType": "application/vnd.oci.image.layer.v1.tar", "digest": digestOf(layerB), "size": len(layerB)}},
 	})
-	idx, _ := json.Marshal(map[string]any{
-		"schemaVersion": 2,
-		"manifests": []any{map[string]any{
-			"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": digest(man), "size": len(man),
-			"annotations": map[string]string{"io.containerd.image.name": imageName, "org.opencontainers.image.ref.name": "1"},
-		}},
-	})
-	var out bytes.Buffer
-	ow := tar.NewWriter(&out)
-	add := func(name string, b []byte) {
-		_ = ow.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
-		_, _ = ow.Write(b)
-	}
-	add("oci-layout", []byte(`{"imageLayoutVersion":"1.0.0"}`))
-	add("index.json", idx)
-	for _, b := range [][]byte{layerB, cfg, man} {
-		add("blobs/sha256/"+strings.TrimPrefix(digest(b), "sha256:"), b)
-	}
-	if err := ow.Close(); err != nil {
-		return err
-	}
-	return os.WriteFile(path, out.Bytes(), 0o644)
+	return layerB, cfg, man, nil
 }
 
 // ---- CRI proxy: records the kubelet's mutating CRI calls ----
@@ -221,7 +242,7 @@ type criLog struct {
 var recorded = map[string]bool{
 	"RunPodSandbox": true, "StopPodSandbox": true, "RemovePodSandbox": true,
 	"CreateContainer": true, "StartContainer": true, "StopContainer": true, "RemoveContainer": true,
-	"ExecSync": true, "UpdateContainerResources": true,
+	"ExecSync": true, "UpdateContainerResources": true, "PullImage": true,
 }
 
 func decodeCall(method string, req, resp []byte, c *CRICall) {
@@ -283,6 +304,20 @@ func decodeCall(method string, req, resp []byte, c *CRICall) {
 		var r cri.RemoveContainerRequest
 		if proto.Unmarshal(req, &r) == nil {
 			c.ID = r.ContainerId
+		}
+	case "PullImage":
+		var r cri.PullImageRequest
+		if proto.Unmarshal(req, &r) == nil {
+			if r.Image != nil {
+				c.Image = r.Image.Image
+			}
+			if r.SandboxConfig != nil && r.SandboxConfig.Metadata != nil {
+				c.PodUID = r.SandboxConfig.Metadata.Uid
+			}
+		}
+		var o cri.PullImageResponse
+		if proto.Unmarshal(resp, &o) == nil {
+			c.Response = o.ImageRef
 		}
 	case "UpdateContainerResources":
 		var r cri.UpdateContainerResourcesRequest

@@ -89,6 +89,59 @@ func run(work, out, kubeletBin, only string) (err error) {
 			return fmt.Errorf("building kubelet: %w", err)
 		}
 	}
+	sel := map[string]bool{}
+	for _, s := range strings.Split(only, ",") {
+		if s != "" {
+			sel[s] = true
+		}
+	}
+	var scs []Scenario
+	all := scenarios()
+	if apiMode {
+		all = apiScenarios()
+	} else if len(sel) > 0 {
+		// Restarting the kubelet touches every pod of the run: these run
+		// only when named.
+		all = append(all, restartScenarios()...)
+		all = append(all, backoffReset())
+	}
+	for _, s := range all {
+		if len(sel) == 0 || sel[s.Name] {
+			scs = append(scs, s)
+		}
+	}
+	st := &state{fixtures: map[string]*Fixture{}}
+	env := map[string]string{
+		"kubelet":    "k8s.io/kubernetes v1.37.2 cmd/kubelet, standalone, static pods, --v=2",
+		"apiServer":  "none",
+		"containerd": cmdOut("containerd", "--version"),
+		"runc":       strings.SplitN(cmdOut("runc", "--version"), "\n", 2)[0],
+		"kernel":     cmdOut("uname", "-r"),
+		"statusFrom": "GET http://127.0.0.1:10255/pods (kubelet read-only port)",
+		"runtimeFrom": "CRI ListPodSandbox/PodSandboxStatus/ListContainers/ContainerStatus on containerd, " +
+			"polled every 250 ms; criCalls from a CRI proxy between the kubelet and containerd",
+	}
+	if apiMode {
+		env["kubelet"] = "k8s.io/kubernetes v1.37.2 cmd/kubelet with --kubeconfig (node kl-capture), --v=2"
+		env["apiServer"] = "k8s.io/kubernetes v1.37.2 cmd/kube-apiserver on 127.0.0.1:6443, embedded etcd v3.7.0; pods POSTed with spec.nodeName"
+	}
+	var maxRestart time.Duration
+	needRegistry := false
+	for _, s := range scs {
+		maxRestart = max(maxRestart, s.MaxRestartPeriod)
+		needRegistry = needRegistry || s.Registry
+	}
+	if maxRestart > 0 {
+		env["crashLoopBackOff.maxContainerRestartPeriod"] = maxRestart.String()
+	}
+	if needRegistry {
+		env["registry"] = cmdOut("docker-registry", "--version") + " (Debian docker-registry) on " + registryAddr +
+			"; pods pull through the harness's proxies on " + slowAddr + " (throttled) and " + flakyAddr + " (manifest 500s)"
+	}
+	for _, s := range scs {
+		st.fixtures[s.Name] = &Fixture{Scenario: s.Name, Description: s.Description, Facts: s.Facts, Environment: env}
+	}
+
 	sock := filepath.Join(work, "containerd.sock")
 	for _, d := range []string{"manifests", "cni", "kubelet-root", "logs"} {
 		_ = os.MkdirAll(filepath.Join(work, d), 0o755)
@@ -96,7 +149,7 @@ func run(work, out, kubeletBin, only string) (err error) {
 	if err := writeFile(filepath.Join(work, "containerd.toml"), containerdConfig(work)); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(work, "kubelet.yaml"), kubeletConfig(work)); err != nil {
+	if err := writeFile(filepath.Join(work, "kubelet.yaml"), kubeletConfig(work, maxRestart)); err != nil {
 		return err
 	}
 	// The pod network's bridge, created here and deleted in cleanup; the
@@ -112,8 +165,9 @@ func run(work, out, kubeletBin, only string) (err error) {
 		return err
 	}
 
-	var cd, kl, etcd, apiserver *proc
+	var cd, kl, etcd, apiserver, registry *proc
 	var proxy *grpc.Server
+	var regProxies []*http.Server
 	defer func() {
 		kmu.Lock()
 		if kubeletNow != nil {
@@ -121,6 +175,15 @@ func run(work, out, kubeletBin, only string) (err error) {
 		}
 		kmu.Unlock()
 		cleanup(work, sock, cd, kl, proxy, etcd, apiserver)
+		for _, s := range regProxies {
+			_ = s.Close()
+		}
+		registry.stop(15 * time.Second)
+		if registry != nil {
+			if err := os.RemoveAll(filepath.Join(work, "registry")); err != nil {
+				log.Printf("remove registry: %v", err)
+			}
+		}
 	}()
 	cd, err = start("containerd", filepath.Join(work, "logs", "containerd.log"), "containerd", "--config", filepath.Join(work, "containerd.toml"))
 	if err != nil {
@@ -135,6 +198,19 @@ func run(work, out, kubeletBin, only string) (err error) {
 	}
 	if o, err := exec.Command("ctr", "-a", sock, "-n", "k8s.io", "images", "import", img).CombinedOutput(); err != nil {
 		return fmt.Errorf("ctr import: %v: %s", err, o)
+	}
+	if needRegistry {
+		registry, regProxies, err = startRegistry(work, func(name, what string) {
+			st.mu.Lock()
+			f := st.fixtures[name]
+			st.mu.Unlock()
+			if f != nil {
+				st.event(name, what)
+			}
+		})
+		if err != nil {
+			return err
+		}
 	}
 	lg := &criLog{}
 	proxy, err = runProxy(filepath.Join(work, "cri-proxy.sock"), sock, lg)
@@ -188,45 +264,6 @@ func run(work, out, kubeletBin, only string) (err error) {
 	}
 	defer conn.Close()
 	rt := cri.NewRuntimeServiceClient(conn)
-
-	sel := map[string]bool{}
-	for _, s := range strings.Split(only, ",") {
-		if s != "" {
-			sel[s] = true
-		}
-	}
-	var scs []Scenario
-	all := scenarios()
-	if apiMode {
-		all = apiScenarios()
-	} else if len(sel) > 0 {
-		// Restarting the kubelet touches every pod of the run: these run
-		// only when named.
-		all = append(all, restartScenarios()...)
-	}
-	for _, s := range all {
-		if len(sel) == 0 || sel[s.Name] {
-			scs = append(scs, s)
-		}
-	}
-	st := &state{fixtures: map[string]*Fixture{}}
-	env := map[string]string{
-		"kubelet":    "k8s.io/kubernetes v1.37.2 cmd/kubelet, standalone, static pods, --v=2",
-		"apiServer":  "none",
-		"containerd": cmdOut("containerd", "--version"),
-		"runc":       strings.SplitN(cmdOut("runc", "--version"), "\n", 2)[0],
-		"kernel":     cmdOut("uname", "-r"),
-		"statusFrom": "GET http://127.0.0.1:10255/pods (kubelet read-only port)",
-		"runtimeFrom": "CRI ListPodSandbox/PodSandboxStatus/ListContainers/ContainerStatus on containerd, " +
-			"polled every 250 ms; criCalls from a CRI proxy between the kubelet and containerd",
-	}
-	if apiMode {
-		env["kubelet"] = "k8s.io/kubernetes v1.37.2 cmd/kubelet with --kubeconfig (node kl-capture), --v=2"
-		env["apiServer"] = "k8s.io/kubernetes v1.37.2 cmd/kube-apiserver on 127.0.0.1:6443, embedded etcd v3.7.0; pods POSTed with spec.nodeName"
-	}
-	for _, s := range scs {
-		st.fixtures[s.Name] = &Fixture{Scenario: s.Name, Description: s.Description, Facts: s.Facts, Environment: env}
-	}
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

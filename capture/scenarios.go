@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -25,6 +26,13 @@ type Scenario struct {
 	// that a kubelet restart comes after the other scenarios of the run
 	// ended).
 	StartAfter time.Duration
+	// MaxRestartPeriod, when set, is the kubelet's
+	// crashLoopBackOff.maxContainerRestartPeriod for the whole run (gate
+	// KubeletCrashLoopBackOffMax is on by default in v1.37); every fixture
+	// of the run records it in its environment.
+	MaxRestartPeriod time.Duration
+	// Registry: the run starts the loopback registry and its proxies.
+	Registry bool
 }
 
 // Action is something the harness does to the runtime by hand.
@@ -263,7 +271,53 @@ func round2() []Scenario {
 		Actions:     []Action{{At: 12 * time.Second, Kind: "kill-sandbox"}},
 		RemoveAfter: 35 * time.Second,
 	})
+	slow := ctr("app", exitOnTerm)
+	slow.Image, slow.ImagePullPolicy = slowImage, v1.PullIfNotPresent
+	out = append(out, Scenario{
+		Name: "image-pull-slow",
+		Description: fmt.Sprintf("image %s from Debian's docker-registry behind the harness's proxy that sends every response at %d KiB/s, "+
+			"imagePullPolicy IfNotPresent: a pull of about 15 s", slowImage, slowRate>>10),
+		Pod:         pod("image-pull-slow", v1.RestartPolicyAlways, 2, nil, slow),
+		RemoveAfter: 50 * time.Second,
+		Registry:    true,
+	})
+	flk := ctr("app", exitOnTerm)
+	flk.Image, flk.ImagePullPolicy = flakyImage, v1.PullIfNotPresent
+	out = append(out, Scenario{
+		Name: "image-pull-flaky",
+		Description: fmt.Sprintf("image %s from Debian's docker-registry behind the harness's proxy that answers 500 to every manifest request "+
+			"for %s from the first one: the first pull fails, a later one succeeds; starts 45 s into the run (the kubelet pulls one image at a time)",
+			flakyImage, flakyWindow),
+		Pod:         pod("image-pull-flaky", v1.RestartPolicyAlways, 2, nil, flk),
+		RemoveAfter: 60 * time.Second,
+		StartAfter:  45 * time.Second,
+		Registry:    true,
+	})
 	return out
+}
+
+// backoffResetScript counts its runs in an emptyDir: runs 1 to 3 and 6 on
+// exit 1 after 2 s, run 4 after 45 s (more than twice the 20 s cap, less
+// than 600 s), run 5 after 610 s (more than 600 s).
+const backoffResetScript = `n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; echo run $n; ` +
+	`case $n in 4) sleep 45;; 5) sleep 610;; *) sleep 2;; esac; exit 1`
+
+// backoffReset runs only when named: it sets the kubelet's
+// crashLoopBackOff.maxContainerRestartPeriod to 20 s for the whole run.
+func backoffReset() Scenario {
+	app := ctr("app", backoffResetScript)
+	app.VolumeMounts = []v1.VolumeMount{{Name: "data", MountPath: "/data"}}
+	p := pod("backoff-reset", v1.RestartPolicyAlways, 2, nil, app)
+	p.Spec.Volumes = []v1.Volume{{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}}
+	return Scenario{
+		Name: "backoff-reset",
+		Description: "kubelet crashLoopBackOff.maxContainerRestartPeriod 20s; app exits 1 after 2 s, except run 4 (after 45 s: more than " +
+			"twice the cap) and run 5 (after 610 s: more than the kubelet's fixed 600 s back-off expiry); watched 13 min 10 s",
+		Facts:            []string{"16"},
+		Pod:              p,
+		RemoveAfter:      13*time.Minute + 10*time.Second,
+		MaxRestartPeriod: 20 * time.Second,
+	}
 }
 
 // restartScenarios run only when named (-only ...,restart-running,

@@ -98,6 +98,9 @@ type CRICall struct {
 	Error    string   `json:"error,omitempty"`
 	Response string   `json:"responseID,omitempty"`
 	Cmd      []string `json:"cmd,omitempty"`
+	// Image is PullImage's image reference (the response's image ref is in
+	// Response); recorded from the registry capture on.
+	Image string `json:"image,omitempty"`
 	// Resources are UpdateContainerResources' Linux resources.
 	Resources *LinuxResources `json:"resources,omitempty"`
 }

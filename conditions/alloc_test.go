@@ -43,8 +43,10 @@ func allocCases(n int) []allocCase {
 
 // Allocation budgets (issue 13): each condition generator allocates at most
 // once, for its message (the kubelet's fmt.Sprintf and strings.Join text,
-// built in one piece up to 512 bytes and 16 names per list, at most twice
-// beyond); PodReadyToStartContainers, AllContainersRestarting and the
+// built in one piece up to 512 bytes from the containers' positions, kept
+// as bits up to 64 containers; at most twice beyond 512 bytes, and a list
+// per set of names beyond 64 containers); PodReadyToStartContainers,
+// AllContainersRestarting and the
 // predicates allocate nothing. Generate allocates the list it returns plus
 // the messages of Initialized, ContainersReady (which Ready shares) and of
 // the readiness gates: at most 4. Counts do not depend on the machine, so

@@ -1,11 +1,13 @@
 package conditions
 
 import (
+	"math/bits"
 	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
@@ -189,70 +191,106 @@ func containersReady(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phas
 		cond.Reason = ReasonUnknownContainerStatuses
 		return cond
 	}
-	var unknownArr, unreadyArr [nameArr]string
-	unknown, unready := unknownArr[:0], unreadyArr[:0]
-	check := func(c *v1.Container) {
+	// The containers checked, sidecars then regular containers, by
+	// position: init container i is i, regular container j is
+	// len(InitContainers)+j.
+	var unknown, unready posSet
+	nInit := len(pod.Spec.InitContainers)
+	check := func(pos int, c *v1.Container) {
 		if cs := statuses.lookup(c.Name); cs == nil {
-			unknown = append(unknown, c.Name)
+			unknown.add(pos)
 		} else if !cs.Ready {
-			unready = append(unready, c.Name)
+			unready.add(pos)
 		}
 	}
 	for i := range pod.Spec.InitContainers {
 		if restart.IsSidecar(&pod.Spec.InitContainers[i]) {
-			check(&pod.Spec.InitContainers[i])
+			check(i, &pod.Spec.InitContainers[i])
 		}
 	}
 	for i := range pod.Spec.Containers {
-		check(&pod.Spec.Containers[i])
+		check(nInit+i, &pod.Spec.Containers[i])
 	}
 	switch {
-	case phase == v1.PodSucceeded && len(unknown) == 0:
+	case phase == v1.PodSucceeded && unknown.empty():
 		cond.Reason = ReasonPodCompleted
 		return cond
 	case phase == v1.PodFailed:
 		cond.Reason = ReasonPodFailed
 		return cond
 	}
-	if len(unknown) > 0 || len(unready) > 0 {
+	if !unknown.empty() || !unready.empty() {
 		cond.Reason = ReasonContainersNotReady
-		cond.Message = namesMessage("containers with unknown status: ", unknown, "containers with unready status: ", unready)
+		cond.Message = namesMessage(&pod.Spec, "containers with unknown status: ", &unknown, "containers with unready status: ", &unready)
 		return cond
 	}
 	cond.Status = v1.ConditionTrue
 	return cond
 }
 
-// nameArr is how many names the generators collect on the stack before
-// they spill to the heap.
-const nameArr = 16
+// posSet is a set of container positions (init container i is i, regular
+// container j is len(InitContainers)+j), added in increasing order: the
+// first 64 as bits, any further ones in a list (allocated only for pods of
+// more than 64 containers).
+type posSet struct {
+	bits uint64
+	more []int
+}
 
-// namesMessage is the kubelet's message for two lists of names: for each
-// non-empty list, its prefix and the list as fmt's %s prints a []string
-// ("[a b]"), the two joined by ", ". It allocates once (the message) for
-// a message of up to 512 bytes, twice beyond.
-func namesMessage(prefix1 string, names1 []string, prefix2 string, names2 []string) string {
+func (s *posSet) add(pos int) {
+	if pos < 64 {
+		s.bits |= 1 << pos
+		return
+	}
+	s.more = append(s.more, pos)
+}
+
+func (s *posSet) empty() bool { return s.bits == 0 && len(s.more) == 0 }
+
+// name is the name of the container at pos.
+func name(spec *v1.PodSpec, pos int) string {
+	if pos < len(spec.InitContainers) {
+		return spec.InitContainers[pos].Name
+	}
+	return spec.Containers[pos-len(spec.InitContainers)].Name
+}
+
+// namesMessage is the kubelet's message for two lists of names, given as
+// positions in spec: for each non-empty list, its prefix and the list as
+// fmt's %s prints a []string ("[a b]"), the two joined by ", ". It
+// allocates once (the message) for a message of up to 512 bytes, twice
+// beyond.
+func namesMessage(spec *v1.PodSpec, prefix1 string, set1 *posSet, prefix2 string, set2 *posSet) string {
 	var arr [512]byte
 	b := arr[:0]
-	if len(names1) > 0 {
-		b = appendNames(append(b, prefix1...), names1)
+	if !set1.empty() {
+		b = appendNames(append(b, prefix1...), spec, set1)
 	}
-	if len(names2) > 0 {
-		if len(names1) > 0 {
+	if !set2.empty() {
+		if !set1.empty() {
 			b = append(b, ", "...)
 		}
-		b = appendNames(append(b, prefix2...), names2)
+		b = appendNames(append(b, prefix2...), spec, set2)
 	}
 	return string(b)
 }
 
-func appendNames(b []byte, names []string) []byte {
+func appendNames(b []byte, spec *v1.PodSpec, set *posSet) []byte {
 	b = append(b, '[')
-	for i, n := range names {
-		if i > 0 {
+	first := true
+	sep := func() {
+		if !first {
 			b = append(b, ' ')
 		}
-		b = append(b, n...)
+		first = false
+	}
+	for w := set.bits; w != 0; w &= w - 1 {
+		sep()
+		b = append(b, name(spec, bits.TrailingZeros64(w))...)
+	}
+	for _, pos := range set.more {
+		sep()
+		b = append(b, name(spec, pos)...)
 	}
 	return append(b, ']')
 }
@@ -352,13 +390,12 @@ func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1
 		cond.Status, cond.Reason = v1.ConditionFalse, ReasonUnknownContainerStatuses
 		return cond
 	}
-	var unknownArr, incompleteArr [nameArr]string
-	unknown, incomplete := unknownArr[:0], incompleteArr[:0]
+	var unknown, incomplete posSet
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
 		cs := statuses.lookup(c.Name)
 		if cs == nil {
-			unknown = append(unknown, c.Name)
+			unknown.add(i)
 			continue
 		}
 		var done bool
@@ -368,17 +405,17 @@ func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1
 			done = cs.Ready
 		}
 		if !done {
-			incomplete = append(incomplete, c.Name)
+			incomplete.add(i)
 		}
 	}
-	if phase == v1.PodSucceeded && len(unknown) == 0 {
+	if phase == v1.PodSucceeded && unknown.empty() {
 		cond.Reason = ReasonPodCompleted
 		return cond
 	}
 	if anyRegularContainerStarted(&pod.Spec, statuses) {
 		return cond
 	}
-	if len(unknown) > 0 || len(incomplete) > 0 {
+	if !unknown.empty() || !incomplete.empty() {
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && prev != nil {
 			for _, c := range prev.Conditions {
 				if c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
@@ -388,7 +425,7 @@ func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1
 		}
 		cond.Status = v1.ConditionFalse
 		cond.Reason = ReasonContainersNotInitialized
-		cond.Message = namesMessage("containers with unknown status: ", unknown, "containers with incomplete status: ", incomplete)
+		cond.Message = namesMessage(&pod.Spec, "containers with unknown status: ", &unknown, "containers with incomplete status: ", &incomplete)
 	}
 	return cond
 }
@@ -412,10 +449,8 @@ func anyRegularContainerStarted(spec *v1.PodSpec, statuses statusLists) bool {
 			if list[i].State.Running == nil && list[i].State.Terminated == nil {
 				continue
 			}
-			for j := range spec.Containers {
-				if spec.Containers[j].Name == list[i].Name {
-					return true
-				}
+			if names.ContainerIndex(spec.Containers, list[i].Name) >= 0 {
+				return true
 			}
 		}
 	}
@@ -515,14 +550,7 @@ func (l statusLists) isNil() bool { return l[0] == nil && len(l[1]) == 0 }
 
 // lookup returns the first status named name, or nil.
 func (l statusLists) lookup(name string) *v1.ContainerStatus {
-	for _, list := range l {
-		for i := range list {
-			if list[i].Name == name {
-				return &list[i]
-			}
-		}
-	}
-	return nil
+	return names.Lookup(l[0], l[1], name)
 }
 
 func index(conds []v1.PodCondition, t v1.PodConditionType) int {

@@ -17,8 +17,37 @@ import (
 func TestMessagesAsKubeletFormatsThem(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.OneOf(rapid.String(), rapid.StringN(0, 300, -1), rapid.SampledFrom([]string{"app-0", "sidecar-1", `a"b`, "é\x00"}))
-		n1 := rapid.SliceOfN(name, 0, 40).Draw(t, "list 1")
-		n2 := rapid.SliceOfN(name, 0, 40).Draw(t, "list 2")
+		// The names of a pod's containers (more than 64 of them at times,
+		// past the bits of a posSet), split between init and regular
+		// containers, and two sets of their positions.
+		n := rapid.IntRange(0, 100).Draw(t, "containers")
+		all := rapid.SliceOfN(name, n, n).Draw(t, "names")
+		split := rapid.IntRange(0, len(all)).Draw(t, "init containers")
+		spec := &v1.PodSpec{}
+		for i, n := range all {
+			if i < split {
+				spec.InitContainers = append(spec.InitContainers, v1.Container{Name: n})
+			} else {
+				spec.Containers = append(spec.Containers, v1.Container{Name: n})
+			}
+		}
+		var n1, n2 []string
+		var set1, set2 posSet
+		for i, n := range all {
+			switch rapid.IntRange(0, 3).Draw(t, fmt.Sprint("in ", i)) {
+			case 1:
+				n1 = append(n1, n)
+				set1.add(i)
+			case 2:
+				n2 = append(n2, n)
+				set2.add(i)
+			case 3:
+				n1 = append(n1, n)
+				set1.add(i)
+				n2 = append(n2, n)
+				set2.add(i)
+			}
+		}
 		var want []string
 		if len(n1) > 0 {
 			want = append(want, fmt.Sprintf("containers with unknown status: %s", n1))
@@ -26,7 +55,7 @@ func TestMessagesAsKubeletFormatsThem(t *testing.T) {
 		if len(n2) > 0 {
 			want = append(want, fmt.Sprintf("containers with unready status: %s", n2))
 		}
-		if got := namesMessage("containers with unknown status: ", n1, "containers with unready status: ", n2); got != strings.Join(want, ", ") {
+		if got := namesMessage(spec, "containers with unknown status: ", &set1, "containers with unready status: ", &set2); got != strings.Join(want, ", ") {
 			t.Fatalf("namesMessage = %q, want %q", got, strings.Join(want, ", "))
 		}
 

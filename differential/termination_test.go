@@ -107,8 +107,8 @@ func TestDifferentialTerminationOrdering(t *testing.T) {
 		}
 		want := kuberuntime.KLTerminationNewOrdering(pod, running)
 		got := map[string][]string{}
-		for name := range o.WaitsFor {
-			got[name] = o.WaitNames(name)
+		for _, w := range o.Waits {
+			got[w.Name] = o.WaitNames(w.Name)
 		}
 		if !reflect.DeepEqual(got, want.WaitsFor) {
 			rt.Fatalf("WaitsFor = %v, kubelet %v", got, want.WaitsFor)

@@ -217,13 +217,27 @@ func Locked(g Gate) bool { return V1_37_2.Locked(g) }
 
 // Enabled reports the value of g in s. A gate the Set does not hold, or
 // that s's kubelet version does not have, reads as off.
+//
+// Enabled is small enough to inline, and index with it: asked for a gate
+// named by its constant, the switch folds away and what is left is one
+// load and a few bit operations (an unknown gate's index, -1, shifts every
+// bit out).
 func (s Set) Enabled(g Gate) bool {
-	i := index(g)
-	if i < 0 {
-		return false
-	}
-	return gates[i].def[s.ver] != (s.flipped&(1<<i) != 0)
+	return (defaultBits[s.ver]^s.flipped)>>uint(index(g))&1 != 0
 }
+
+// defaultBits has, for each version, bit i set when gates[i] is on by
+// default in it.
+var defaultBits = func() (out [numVersions]uint32) {
+	for i, g := range gates {
+		for v := range out {
+			if g.def[v] {
+				out[v] |= 1 << i
+			}
+		}
+	}
+	return out
+}()
 
 // With returns a copy of s with g set to on. It returns an error for a gate
 // the Set does not hold, and for turning on a gate s's kubelet version does

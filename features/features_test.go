@@ -126,6 +126,31 @@ func TestIndexMatchesTable(t *testing.T) {
 	}
 }
 
+// Enabled reads the bits of defaultBits: for every version and every set
+// of flipped bits of two gates, it answers what the table says
+// (gates[i].def != flipped), and false for gates not in the table.
+func TestEnabledMatchesTable(t *testing.T) {
+	for v := Version(0); v < numVersions; v++ {
+		for i := range gates {
+			for j := range gates {
+				for _, flipped := range []uint32{0, 1 << i, 1 << j, 1<<i | 1<<j} {
+					s := Set{flipped: flipped, ver: v}
+					for k, e := range gates {
+						if want := e.def[v] != (flipped&(1<<k) != 0); s.Enabled(e.g) != want {
+							t.Fatalf("version %s, flipped %b: Enabled(%s) = %v, want %v", v, flipped, e.g, !want, want)
+						}
+					}
+					for _, g := range []Gate{"", "NoSuchGate"} {
+						if s.Enabled(g) {
+							t.Fatalf("version %s, flipped %b: Enabled(%q) = true", v, flipped, g)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // Enabled, With and the zero Set allocate nothing.
 func TestEnabledAllocatesNothing(t *testing.T) {
 	var s Set

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
@@ -159,14 +160,38 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		return r
 	}
 
-	// Regular init containers.
+	// Init containers, in one walk: regular init containers and sidecars
+	// feed different counters, so the kubelet's two loops over the list
+	// (regular init containers first, then sidecars) count the same as
+	// one.
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
+		cs := info.lookup(c.Name)
 		if restart.IsSidecar(c) {
+			if cs == nil {
+				n.Unknown++
+				continue
+			}
+			switch {
+			case cs.State.Running != nil:
+				if cs.Started == nil || !*cs.Started {
+					n.PendingSidecars++
+				}
+				n.Running++
+			case cs.State.Terminated != nil:
+				// A stopped sidecar does not count.
+			case cs.State.Waiting != nil:
+				if cs.LastTerminationState.Terminated == nil {
+					n.PendingSidecars++
+					n.Waiting++
+				}
+			default:
+				n.PendingSidecars++
+				n.Unknown++
+			}
 			continue
 		}
-		cs, ok := lookup(info, c.Name)
-		if !ok {
+		if cs == nil {
 			n.PendingInit++
 			continue
 		}
@@ -199,41 +224,11 @@ func Compute(pod *v1.Pod, status *v1.PodStatus, opts Options) Result {
 		}
 	}
 
-	// Sidecars.
-	for i := range spec.InitContainers {
-		c := &spec.InitContainers[i]
-		if !restart.IsSidecar(c) {
-			continue
-		}
-		cs, ok := lookup(info, c.Name)
-		if !ok {
-			n.Unknown++
-			continue
-		}
-		switch {
-		case cs.State.Running != nil:
-			if cs.Started == nil || !*cs.Started {
-				n.PendingSidecars++
-			}
-			n.Running++
-		case cs.State.Terminated != nil:
-			// A stopped sidecar does not count.
-		case cs.State.Waiting != nil:
-			if cs.LastTerminationState.Terminated == nil {
-				n.PendingSidecars++
-				n.Waiting++
-			}
-		default:
-			n.PendingSidecars++
-			n.Unknown++
-		}
-	}
-
 	// Regular containers.
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
-		cs, ok := lookup(info, c.Name)
-		if !ok {
+		cs := info.lookup(c.Name)
+		if cs == nil {
 			n.Unknown++
 			continue
 		}
@@ -337,7 +332,7 @@ func HasAnyActiveRegularContainerStarted(pod *v1.Pod, st *runtimestate.Pod) bool
 
 func isRegular(spec *v1.PodSpec, name string) bool {
 	for i := range spec.Containers {
-		if spec.Containers[i].Name == name {
+		if names.Equal(spec.Containers[i].Name, name) {
 			return true
 		}
 	}
@@ -364,13 +359,6 @@ func IsStaticPod(pod *v1.Pod) bool {
 // in that order.
 type statusLists [2][]v1.ContainerStatus
 
-func lookup(info statusLists, name string) (*v1.ContainerStatus, bool) {
-	for _, list := range info {
-		for i := range list {
-			if list[i].Name == name {
-				return &list[i], true
-			}
-		}
-	}
-	return nil, false
+func (l statusLists) lookup(name string) *v1.ContainerStatus {
+	return names.Lookup(l[0], l[1], name)
 }

@@ -35,3 +35,36 @@ func BenchmarkCompute(b *testing.B) {
 		_ = podactions.Compute(c.c.Pod, c.c.State, o)
 	}
 }
+
+// BenchmarkComputeResize is BenchmarkCompute on the cases whose answer
+// resizes something in place (differential/bench.sh's
+// computePodActions(resize) row).
+func BenchmarkComputeResize(b *testing.B) {
+	f := features.V1_37()
+	type tc struct {
+		c    podgen.Case
+		opts podactions.Options
+	}
+	gen := rapid.Custom(func(t *rapid.T) tc {
+		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
+		return tc{c, podgen.PodActionsOptions(c).Draw(t, "options")}
+	})
+	var cases []tc
+	for i := 0; len(cases) < 200 && i < 100000; i++ {
+		c := gen.Example(i)
+		o := c.opts
+		o.Features = f
+		a := podactions.Compute(c.c.Pod, c.c.State, o)
+		if len(a.MemoryUpdates)+len(a.CPUUpdates) > 0 || a.UpdatePodResources || a.UpdatePodLevelResources ||
+			len(a.VolumesToUpsize)+len(a.VolumesToDownsize) > 0 {
+			cases = append(cases, c)
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c := &cases[i%len(cases)]
+		o := c.opts
+		o.Features = f
+		_ = podactions.Compute(c.c.Pod, c.c.State, o)
+	}
+}

@@ -124,23 +124,27 @@ func (c *computer) compute() {
 			restarts = *ctr.RestartPolicy != v1.ContainerRestartPolicyNever
 		}
 		k := Kill{ID: cs.ID, Name: cs.Name, Index: idx}
+		var what string // the message after the container's name
 		if containerhash.InstanceChanged(ctr, cs) {
-			k.Cause, k.Message = CauseDefinitionChanged, "Container "+ctr.Name+" definition changed"
+			k.Cause, what = CauseDefinitionChanged, " definition changed"
 			restarts = true
 		} else if r, ok := c.probe(cs.ID, true); ok && r == Failure {
-			k.Cause, k.Reason, k.Message = CauseLivenessProbe, ReasonLivenessProbe, "Container "+ctr.Name+" failed liveness probe"
+			k.Cause, k.Reason, what = CauseLivenessProbe, ReasonLivenessProbe, " failed liveness probe"
 		} else if r, ok := c.probe(cs.ID, false); ok && r == Failure {
-			k.Cause, k.Reason, k.Message = CauseStartupProbe, ReasonStartupProbe, "Container "+ctr.Name+" failed startup probe"
+			k.Cause, k.Reason, what = CauseStartupProbe, ReasonStartupProbe, " failed startup probe"
 		} else if !c.resizeAction(idx, false, cs) {
 			continue
 		} else {
 			keep++
 			continue
 		}
+		// The message in one piece (one allocation).
+		suffix := ""
 		if restarts {
-			k.Message += ", will be restarted"
+			suffix = ", will be restarted"
 			a.ContainersToStart = appendRef(a.ContainersToStart, len(pod.Spec.Containers), Ref{idx, ctr.Name})
 		}
+		k.Message = "Container " + ctr.Name + what + suffix
 		c.kill(k)
 	}
 
@@ -172,7 +176,11 @@ func (c *computer) sandboxPath(sb SandboxCheck) {
 		return
 	}
 
+	// With init containers the regular containers to start are not kept:
+	// whether there is one is enough.
+	hasInit := len(pod.Spec.InitContainers) != 0
 	var toStart []Ref
+	anyToStart := false
 	for idx := range pod.Spec.Containers {
 		ctr := &pod.Spec.Containers[idx]
 		runOnce := pod.Spec.RestartPolicy == v1.RestartPolicyOnFailure
@@ -182,15 +190,19 @@ func (c *computer) sandboxPath(sb SandboxCheck) {
 		if runOnce && c.succeeded(ctr) {
 			continue
 		}
+		anyToStart = true
+		if hasInit {
+			break
+		}
 		toStart = appendRef(toStart, len(pod.Spec.Containers), Ref{idx, ctr.Name})
 	}
 
 	// Initialization is done and nothing is left to run: no new sandbox.
-	if len(toStart) == 0 && c.anyRegularContainerCreated() {
+	if !anyToStart && c.anyRegularContainerCreated() {
 		a.CreateSandbox = false
 		return
 	}
-	if len(pod.Spec.InitContainers) != 0 {
+	if hasInit {
 		a.InitContainersToStart = []Ref{{0, pod.Spec.InitContainers[0].Name}}
 		return
 	}

@@ -34,30 +34,46 @@ func quantity(rl v1.ResourceList, name v1.ResourceName) resource.Quantity {
 // containerResources mirrors containerResourcesFromRequirements: the
 // container's values; with gate InPlacePodLevelResourcesVerticalScaling, a
 // zero cpu or memory limit inherits a non-zero pod-level one (GetLimits,
-// pkg/kubelet/util/util.go).
+// pkg/kubelet/util/util.go). Each value is converted once, and the
+// pod-level limits are read only for a container limit that is zero.
 func (c *computer) containerResources(podRR, ctrRR *v1.ResourceRequirements) Resources {
-	memLimit, memRequest := quantity(ctrRR.Limits, v1.ResourceMemory), quantity(ctrRR.Requests, v1.ResourceMemory)
-	cpuLimit, cpuRequest := quantity(ctrRR.Limits, v1.ResourceCPU), quantity(ctrRR.Requests, v1.ResourceCPU)
+	memLimit, cpuLimit := quantity(ctrRR.Limits, v1.ResourceMemory), quantity(ctrRR.Limits, v1.ResourceCPU)
 	r := Resources{
-		MemoryLimit:   memLimit.Value(),
-		MemoryRequest: memRequest.Value(),
-		CPULimit:      cpuLimit.MilliValue(),
-		CPURequest:    cpuRequest.MilliValue(),
+		MemoryRequest: requestValue(ctrRR.Requests, v1.ResourceMemory),
+		CPURequest:    requestValue(ctrRR.Requests, v1.ResourceCPU),
 	}
-	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
-		return r
-	}
-	if podRR != nil && len(podRR.Limits) != 0 {
-		if p := quantity(podRR.Limits, v1.ResourceCPU); cpuLimit.IsZero() && !p.IsZero() {
-			cpuLimit = p
+	if podRR != nil && len(podRR.Limits) != 0 && (memLimit.IsZero() || cpuLimit.IsZero()) &&
+		c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+		if cpuLimit.IsZero() {
+			if p := quantity(podRR.Limits, v1.ResourceCPU); !p.IsZero() {
+				cpuLimit = p
+			}
 		}
-		if p := quantity(podRR.Limits, v1.ResourceMemory); memLimit.IsZero() && !p.IsZero() {
-			memLimit = p
+		if memLimit.IsZero() {
+			if p := quantity(podRR.Limits, v1.ResourceMemory); !p.IsZero() {
+				memLimit = p
+			}
 		}
 	}
 	r.MemoryLimit = memLimit.Value()
 	r.CPULimit = cpuLimit.MilliValue()
 	return r
+}
+
+// requestValue is a request as containerResourcesFromRequirements reads
+// it: memory in bytes, cpu in millicores, rounded up; 0 when absent.
+func requestValue(rl v1.ResourceList, name v1.ResourceName) int64 {
+	if len(rl) == 0 {
+		return 0
+	}
+	q, ok := rl[name]
+	if !ok {
+		return 0
+	}
+	if name == v1.ResourceCPU {
+		return q.MilliValue()
+	}
+	return q.Value()
 }
 
 // actuatedPod is the pod-level record the kubelet reads: only with gate
@@ -125,13 +141,20 @@ func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) 
 	}
 
 	u := Update{ID: cs.ID, Name: ctr.Name, Init: init, Index: idx, Desired: desired, Current: current}
-	// Decreases go first, increases last.
+	// Decreases go first, increases last. A list starts with room for two
+	// updates, and a decrease is moved in at the front rather than copied
+	// into a new list.
 	queue := func(list []Update, want, have int64) []Update {
-		switch {
-		case want > have:
-			return append(list, u)
-		case want < have:
-			return append([]Update{u}, list...)
+		if want == have {
+			return list
+		}
+		if list == nil {
+			list = make([]Update, 0, 2)
+		}
+		list = append(list, u)
+		if want < have {
+			copy(list[1:], list[:len(list)-1])
+			list[0] = u
 		}
 		return list
 	}

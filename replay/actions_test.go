@@ -45,7 +45,11 @@ import (
 //     TestReplayBackOff checks), or with an image manager error
 //     (ErrImagePull, ImagePullBackOff, ErrImageNeverPull: podactions
 //     decides the start, the image manager refuses it before any
-//     CreateContainer);
+//     CreateContainer); where the capture recorded PullImage calls, a
+//     failed PullImage of the container's image right after the decision
+//     is that refusal and ends the sync (image-pull-flaky: the start
+//     decided with the sandbox's creation, the pull failed, and a sync
+//     14 s later pulled and created the container);
 //   - for a reset, the StopContainer (Kill) and RemoveContainer calls in the
 //     decided order, and nothing else.
 //
@@ -88,6 +92,12 @@ func TestReplayActions(t *testing.T) {
 				switch c.Method {
 				case "RunPodSandbox", "StopPodSandbox", "CreateContainer", "StopContainer", "RemoveContainer":
 					calls = append(calls, c)
+				case "PullImage":
+					// A failed pull is the image manager refusing a
+					// decided start (recorded since the registry capture).
+					if c.Error != "" {
+						calls = append(calls, c)
+					}
 				}
 			}
 			checkStarts(t, f, removed)
@@ -108,8 +118,8 @@ func TestReplayActions(t *testing.T) {
 				}
 			}
 			c := r.cov
-			t.Logf("%d syncs replayed over %d calls: %d sandbox creations (attempt compared), %d starts, %d kills (%d timeouts, %d logged messages compared), %d sandbox stops, %d reset removals; %d decided starts refused by the back-off (log), %d by the image manager (log); not compared: %d RemoveContainer calls outside resets",
-				c.syncs, len(calls), c.sandboxes, c.starts, c.kills, c.timeouts, c.messages, c.sandboxStops, c.resetRemovals, c.backOff, c.imageRefused, c.gcRemoves)
+			t.Logf("%d syncs replayed over %d calls: %d sandbox creations (attempt compared), %d starts, %d kills (%d timeouts, %d logged messages compared), %d sandbox stops, %d reset removals; %d decided starts refused by the back-off (log), %d by the image manager (log or a failed PullImage: %d); not compared: %d RemoveContainer calls outside resets",
+				c.syncs, len(calls), c.sandboxes, c.starts, c.kills, c.timeouts, c.messages, c.sandboxStops, c.resetRemovals, c.backOff, c.imageRefused, c.failedPulls, c.gcRemoves)
 			// A pod whose image can never be had starts nothing: its
 			// decided starts must then all have been refused by the image
 			// manager, as logged.
@@ -121,7 +131,7 @@ func TestReplayActions(t *testing.T) {
 }
 
 type coverage struct {
-	syncs, sandboxes, starts, kills, timeouts, messages, sandboxStops, resetRemovals, backOff, imageRefused, gcRemoves int
+	syncs, sandboxes, starts, kills, timeouts, messages, sandboxStops, resetRemovals, backOff, imageRefused, failedPulls, gcRemoves int
 }
 
 type replayer struct {
@@ -320,9 +330,12 @@ func (r *replayer) sync() {
 		// SyncPod starts its containers in the sandbox it created: when
 		// this sync started none and the very next call creates one in
 		// it, that start was this sync's and podactions did not decide it.
-		before := r.cov.starts
+		// A start decided and refused (back-off, image manager) counts:
+		// the next CreateContainer is then a later sync's.
+		decided := func() int { return r.cov.starts + r.cov.backOff + r.cov.imageRefused }
+		before := decided()
 		defer func() {
-			if k := r.peek(j, false); k >= 0 && r.cov.starts == before && r.calls[k].Method == "CreateContainer" && r.calls[k].Sandbox == c.Response {
+			if k := r.peek(j, false); k >= 0 && decided() == before && r.calls[k].Method == "CreateContainer" && r.calls[k].Sandbox == c.Response {
 				bad("%s in the sandbox this sync created, not decided by it", callString(r.calls[k]))
 			}
 		}()
@@ -341,6 +354,18 @@ func (r *replayer) sync() {
 			}
 			j = k + 1
 			r.cov.starts++
+			continue
+		}
+		// A failed PullImage of the container's image: the image manager
+		// refused the decided start (image-pull-flaky); the sync ends
+		// there and a later one starts the container.
+		if spec := f.specIn(pod, name); k >= 0 && spec != nil && r.calls[k].Method == "PullImage" && r.calls[k].Image == spec.Image {
+			for ; j < k; j++ {
+				r.cov.gcRemoves++
+			}
+			j = k + 1
+			r.cov.imageRefused++
+			r.cov.failedPulls++
 			continue
 		}
 		refused := false

@@ -6,7 +6,10 @@
 // Each fixture (format: package captured) is one pod run by a real kubelet
 // on containerd, as a static pod or, in the API-server mode, through the
 // API; round 2 adds OOM kills, image pulls, a pod network, an active
-// deadline, kubelet restarts, a readiness gate and in-place resize. Named
+// deadline, kubelet restarts, a readiness gate and in-place resize; a
+// fourth static run a back-off reset (with the kubelet's back-off cap
+// lowered to 20 s, read from the fixture's environment) and a slow and a
+// once-failing pull from a loopback registry. Named
 // lists say where a fixture is not (fully) compared, and why:
 // notSimulated and simDisagrees (sim_test.go), measuredRuntime (sim runs
 // with the capture's own runtime delays) and inputGaps (fixture_test.go).

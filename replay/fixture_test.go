@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/captured"
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -116,6 +117,23 @@ func (f *fixture) instances() map[string]runtimestate.Container {
 		}
 	}
 	return out
+}
+
+// backOffSettings is the crash-loop back-off configuration of the kubelet
+// that ran the fixture: its environment's
+// crashLoopBackOff.maxContainerRestartPeriod when the capture set one
+// (backoff-reset), the defaults otherwise.
+func (f *fixture) backOffSettings(t *testing.T) restart.BackOffSettings {
+	t.Helper()
+	v, ok := f.Environment["crashLoopBackOff.maxContainerRestartPeriod"]
+	if !ok {
+		return restart.BackOffSettings{}
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		t.Fatalf("%s: environment crashLoopBackOff.maxContainerRestartPeriod %q: %v", f.Scenario, v, err)
+	}
+	return restart.BackOffSettings{MaxContainerRestartPeriod: &d}
 }
 
 func loadFixtures(t *testing.T) []*fixture {

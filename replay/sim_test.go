@@ -46,6 +46,13 @@ var scripts = map[string]map[string]sim.Behaviour{
 	"crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// `sleep 1; exit 1`, watched 12 min 30 s.
 	"crashloop-long": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
+	// backoffResetScript: a counter in an emptyDir; runs 1 to 3 `sleep 2;
+	// exit 1`, run 4 `sleep 45; exit 1`, run 5 `sleep 610; exit 1`, later
+	// runs `sleep 2; exit 1` (the kubelet's back-off cap is 20 s).
+	"backoff-reset": {"app": {Runs: []sim.Run{
+		{ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
+		{ExitAfter: secs(45), ExitCode: 1}, {ExitAfter: secs(610), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
+	}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
 	// prepare: `sleep 1`; app: the trap loop (pod network; the pause task
@@ -107,6 +114,8 @@ var notSimulated = map[string]string{
 	"oom-onfailure":       "an OOM kill (exit 137, reason OOMKilled set by the runtime): sim.Run has no memory model and its exits carry reason Error",
 	"oom-always":          "an OOM kill (exit 137, reason OOMKilled set by the runtime): sim.Run has no memory model and its exits carry reason Error",
 	"image-pull-fail":     "image pulls (ErrImagePull, ImagePullBackOff and the image back-off) are not modelled by sim: every image is present",
+	"image-pull-slow":     "a slow image pull (16 s between RunPodSandbox and CreateContainer, waiting ContainerCreating meanwhile) is not modelled by sim: every image is present and pulls take no time",
+	"image-pull-flaky":    "a failed image pull (ErrImagePull) and the retry that pulls it are not modelled by sim: every image is present",
 	"image-never-missing": "a missing image under imagePullPolicy Never (ErrImageNeverPull) is not modelled by sim: every image is present",
 	"restart-running":     "a kubelet restart (process stopped and started again, memory lost) is not a sim.Action",
 	"restart-crashloop":   "a kubelet restart (process stopped and started again, back-off records lost) is not a sim.Action",
@@ -331,7 +340,8 @@ func TestReplaySimulation(t *testing.T) {
 			matched, best, bestErr := 0, "", time.Duration(-1)
 			var firstErr string
 			for seed := uint64(1); seed <= seeds; seed++ {
-				tl, err := sim.Simulate(sim.Config{Seed: seed, For: sim.Duration(end)}, []sim.PodInput{in})
+				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}}
+				tl, err := sim.Simulate(cfg, []sim.PodInput{in})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
@@ -39,6 +40,11 @@ func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodS
 	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range list {
 			c := &list[i]
+			if len(c.RestartPolicyRules) == 0 {
+				// No rule can fire: neither the newest instance nor the
+				// previous status can make the container count.
+				continue
+			}
 			if st != nil {
 				// The previous status is consulted only for a container
 				// whose newest instance exited without firing a rule.
@@ -67,7 +73,7 @@ func lastStatus(prev *v1.PodStatus, name string) *v1.ContainerStatus {
 	}
 	for _, list := range [2][]v1.ContainerStatus{prev.ContainerStatuses, prev.InitContainerStatuses} {
 		for i := len(list) - 1; i >= 0; i-- {
-			if list[i].Name == name {
+			if names.Equal(list[i].Name, name) {
 				return &list[i]
 			}
 		}
@@ -83,11 +89,16 @@ func AllContainersRestartCleanedUp(pod *v1.Pod, st *runtimestate.Pod) bool {
 	if pod == nil {
 		return true
 	}
-	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
-		for i := range list {
-			if st.Newest(list[i].Name) != nil {
-				return false
-			}
+	if st == nil {
+		return true
+	}
+	// One walk over the instances: the runtime holds an instance of a
+	// container of pod exactly when some instance has the name of an init
+	// or regular container, whichever list is walked first.
+	for i := range st.Containers {
+		name := st.Containers[i].Name
+		if names.ContainerIndex(pod.Spec.InitContainers, name) >= 0 || names.ContainerIndex(pod.Spec.Containers, name) >= 0 {
+			return false
 		}
 	}
 	return true

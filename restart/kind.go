@@ -6,6 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 )
 
 // Kind is the role a container plays in its pod, which decides how the
@@ -51,7 +52,7 @@ func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool)
 		return 0, nil, false
 	}
 	for i := range spec.InitContainers {
-		if spec.InitContainers[i].Name == name {
+		if names.Equal(spec.InitContainers[i].Name, name) {
 			c := &spec.InitContainers[i]
 			if IsSidecar(c) {
 				return Sidecar, c, true
@@ -60,12 +61,12 @@ func KindOf(spec *v1.PodSpec, name string) (kind Kind, c *v1.Container, ok bool)
 		}
 	}
 	for i := range spec.Containers {
-		if spec.Containers[i].Name == name {
+		if names.Equal(spec.Containers[i].Name, name) {
 			return Regular, &spec.Containers[i], true
 		}
 	}
 	for i := range spec.EphemeralContainers {
-		if e := &spec.EphemeralContainers[i]; e.Name == name {
+		if e := &spec.EphemeralContainers[i]; names.Equal(e.Name, name) {
 			return Ephemeral, (*v1.Container)(&e.EphemeralContainerCommon), true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 )
 
 // State is the state of one container instance as the kubelet sees it
@@ -186,7 +188,7 @@ func (p *Pod) Newest(name string) *Container {
 		return nil
 	}
 	for i := range p.Containers {
-		if p.Containers[i].Name == name {
+		if names.Equal(p.Containers[i].Name, name) {
 			return &p.Containers[i]
 		}
 	}
@@ -201,7 +203,7 @@ func (p *Pod) NewestActive(name string) *Container {
 		return nil
 	}
 	for i := range p.Containers {
-		if c := &p.Containers[i]; c.Name == name && c.SandboxID == s.ID {
+		if c := &p.Containers[i]; names.Equal(c.Name, name) && c.SandboxID == s.ID {
 			return c
 		}
 	}
@@ -215,7 +217,7 @@ func (p *Pod) NewestExited(name string) *Container {
 		return nil
 	}
 	for i := range p.Containers {
-		if c := &p.Containers[i]; c.Name == name && c.State == Exited {
+		if c := &p.Containers[i]; names.Equal(c.Name, name) && c.State == Exited {
 			return c
 		}
 	}
@@ -229,7 +231,7 @@ func (p *Pod) Instances(name string) []*Container {
 	}
 	var out []*Container
 	for i := range p.Containers {
-		if p.Containers[i].Name == name {
+		if names.Equal(p.Containers[i].Name, name) {
 			out = append(out, &p.Containers[i])
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/names"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
@@ -25,10 +26,22 @@ type Ordering struct {
 	// regular containers in spec order, then init containers from last to
 	// first.
 	Signals []Signal
-	// WaitsFor maps a sidecar's name to the indexes in Signals it waits for,
-	// in the order it waits for them: the regular containers, then the
-	// later sidecar. Containers not in the map do not wait.
-	WaitsFor map[string][]int
+	// Waits are the sidecars that wait, one entry per sidecar name, in the
+	// order the kubelet sets them up (the last sidecar first). Containers
+	// without an entry do not wait.
+	Waits []Wait
+}
+
+// Wait is who one sidecar waits for: the kubelet's entry for it in
+// terminationOrdering.prereqs.
+type Wait struct {
+	// Name is the sidecar's name.
+	Name string
+	// On are the indexes in Signals it waits for, in the order it waits
+	// for them: the regular containers, then the later sidecar. A name
+	// declared twice waits for the signals of both declarations, the
+	// later one's first, as the kubelet's list of the name grows.
+	On []int
 }
 
 // Signal is one container's "stopped" signal.
@@ -40,58 +53,126 @@ type Signal struct {
 	Given bool
 }
 
+// orderingMem is an Ordering with room for the signals, waits and indexes
+// of a pod of up to orderingSignals containers and orderingWaits
+// sidecars, so that such a pod's ordering is one allocation.
+type orderingMem struct {
+	o     Ordering
+	sig   [orderingSignals]Signal
+	waits [orderingWaits]Wait
+	on    [orderingOn]int
+}
+
+const (
+	orderingSignals = 10
+	orderingWaits   = 6
+	orderingOn      = 30
+)
+
 // NewOrdering mirrors newTerminationOrdering
 // (pkg/kubelet/kuberuntime/kuberuntime_termination_order.go). running are
 // the names of the containers being killed (repeats allowed). The kubelet
 // builds an ordering only for a pod with at least one native sidecar
 // (types.HasRestartableInitContainer, see HasSidecars); NewOrdering returns
 // nil otherwise, and for a nil pod.
+//
+// It allocates once for a pod of up to 10 containers with up to 6
+// sidecars and 30 waits in all (the kubelet allocates a map, a channel per
+// container and a list per sidecar), and at most three times more beyond.
 func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 	_ = f
 	if !HasSidecars(pod) {
 		return nil
 	}
-	nSignals := len(pod.Spec.Containers) + len(pod.Spec.InitContainers)
-	o := &Ordering{Signals: make([]Signal, 0, nSignals), WaitsFor: map[string][]int{}}
+	spec := &pod.Spec
+	nRegular := len(spec.Containers)
+	nSignals := nRegular + len(spec.InitContainers)
+	nSidecars := 0
+	for i := range spec.InitContainers {
+		if restart.IsSidecar(&spec.InitContainers[i]) {
+			nSidecars++
+		}
+	}
+	nOn := nSidecars * (nRegular + 1)
+	m := &orderingMem{}
+	o := &m.o
+	o.Signals = m.sig[:0]
+	if nSignals > orderingSignals {
+		o.Signals = make([]Signal, 0, nSignals)
+	}
+	o.Waits = m.waits[:0]
+	if nSidecars > orderingWaits {
+		o.Waits = make([]Wait, 0, nSidecars)
+	}
+	on := m.on[:0]
+	if nOn > orderingOn {
+		on = make([]int, 0, nOn)
+	}
 	add := func(name string) {
 		o.Signals = append(o.Signals, Signal{Name: name, Given: !contains(running, name)})
 	}
 	// The regular containers' signals are the first ones.
-	nRegular := len(pod.Spec.Containers)
-	for i := range pod.Spec.Containers {
-		add(pod.Spec.Containers[i].Name)
+	for i := range spec.Containers {
+		add(spec.Containers[i].Name)
 	}
-	later := ""
-	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
-		ic := &pod.Spec.InitContainers[i]
+	later := "" // the sidecar declared after, once there is one (by name, as the kubelet keeps it)
+	for i := len(spec.InitContainers) - 1; i >= 0; i-- {
+		ic := &spec.InitContainers[i]
 		add(ic.Name)
 		if !restart.IsSidecar(ic) {
 			continue
 		}
-		waits := o.WaitsFor[ic.Name]
-		if waits == nil {
-			waits = make([]int, 0, nRegular+1)
-		}
+		// The sidecar's indexes are the next ones of on, clipped to their
+		// length so that appending to them never writes over another's.
+		start := len(on)
 		for j := range nRegular {
-			waits = append(waits, j)
+			on = append(on, j)
 		}
 		if later != "" {
+			// The signal the kubelet's map holds for the later sidecar's
+			// name: the newest one of that name.
 			j, _ := o.SignalOf(later)
-			waits = append(waits, j)
+			on = append(on, j)
 		}
-		o.WaitsFor[ic.Name] = waits
+		group := on[start:len(on):len(on)]
+		if w := o.waitIndex(ic.Name); w >= 0 {
+			o.Waits[w].On = append(o.Waits[w].On, group...)
+		} else {
+			o.Waits = append(o.Waits, Wait{Name: ic.Name, On: group})
+		}
 		later = ic.Name
 	}
 	return o
 }
 
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
+func contains(list []string, name string) bool {
+	for _, n := range list {
+		if names.Equal(n, name) {
 			return true
 		}
 	}
 	return false
+}
+
+func (o *Ordering) waitIndex(name string) int {
+	for i := range o.Waits {
+		if names.Equal(o.Waits[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// WaitsOf returns the indexes in Signals that the container named name
+// waits for, in order; nil when it does not wait (or o is nil).
+func (o *Ordering) WaitsOf(name string) []int {
+	if o == nil {
+		return nil
+	}
+	if i := o.waitIndex(name); i >= 0 {
+		return o.Waits[i].On
+	}
+	return nil
 }
 
 // SignalOf returns the index in Signals that the kubelet gives when the
@@ -103,7 +184,7 @@ func (o *Ordering) SignalOf(name string) (int, bool) {
 		return 0, false
 	}
 	for i := len(o.Signals) - 1; i >= 0; i-- {
-		if o.Signals[i].Name == name {
+		if names.Equal(o.Signals[i].Name, name) {
 			return i, true
 		}
 	}
@@ -116,7 +197,7 @@ func (o *Ordering) WaitNames(name string) []string {
 		return nil
 	}
 	var out []string
-	for _, i := range o.WaitsFor[name] {
+	for _, i := range o.WaitsOf(name) {
 		out = append(out, o.Signals[i].Name)
 	}
 	return out
@@ -130,10 +211,11 @@ func (o *Ordering) String() string {
 	}
 	var b strings.Builder
 	for _, s := range o.Signals {
-		ws, ok := o.WaitsFor[s.Name]
-		if !ok {
+		w := o.waitIndex(s.Name)
+		if w < 0 {
 			continue
 		}
+		ws := o.Waits[w].On
 		var parts []string
 		for _, i := range ws {
 			p := o.Signals[i].Name

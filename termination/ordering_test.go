@@ -44,3 +44,101 @@ func TestNewOrdering(t *testing.T) {
 		t.Errorf("nil pod")
 	}
 }
+
+// refWaits is who waits for whom as the kubelet's map of lists builds it
+// (one list per sidecar name, grown for a name declared twice), by names.
+func refWaits(pod *v1.Pod) map[string][]string {
+	var signals []string
+	newest := func(name string) string {
+		for i := len(signals) - 1; i >= 0; i-- {
+			if signals[i] == name {
+				return signals[i]
+			}
+		}
+		return ""
+	}
+	signals = append(signals, containerNames(pod.Spec.Containers)...)
+	out := map[string][]string{}
+	later := ""
+	for i := len(pod.Spec.InitContainers) - 1; i >= 0; i-- {
+		ic := pod.Spec.InitContainers[i]
+		signals = append(signals, ic.Name)
+		if ic.RestartPolicy == nil || *ic.RestartPolicy != v1.ContainerRestartPolicyAlways {
+			continue
+		}
+		ws := out[ic.Name]
+		ws = append(ws, containerNames(pod.Spec.Containers)...)
+		if later != "" {
+			ws = append(ws, newest(later))
+		}
+		if len(ws) == 0 {
+			ws = nil
+		}
+		out[ic.Name] = ws
+		later = ic.Name
+	}
+	return out
+}
+
+func containerNames(cs []v1.Container) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// TestNewOrderingLarge covers pods beyond the room of one allocation (more
+// than 10 containers, 6 sidecars or 30 waits) and sidecar names declared
+// twice, against refWaits.
+func TestNewOrderingLarge(t *testing.T) {
+	f := features.V1_37()
+	always := v1.ContainerRestartPolicyAlways
+	side := func(n string) v1.Container { return v1.Container{Name: n, RestartPolicy: &always} }
+	for _, tc := range []struct {
+		name    string
+		init    []v1.Container
+		regular int
+		maxAl   float64
+	}{
+		{"small", []v1.Container{side("s1"), {Name: "i"}, side("s2")}, 2, 1},
+		{"duplicate sidecar", []v1.Container{side("s1"), {Name: "i"}, side("s1"), side("s2")}, 2, 2},
+		{"no regular", []v1.Container{side("s1"), side("s2")}, 0, 1},
+		{"eight sidecars", []v1.Container{side("s1"), side("s2"), side("s3"), side("s4"), side("s5"), side("s6"), side("s7"), side("s8")}, 1, 4},
+		{"many regular", []v1.Container{side("s1"), side("s2"), {Name: "i"}, side("s3")}, 12, 4},
+		{"many waits", []v1.Container{side("s1"), side("s2"), side("s3"), side("s4"), side("s5"), side("s6")}, 4, 4},
+	} {
+		pod := &v1.Pod{Spec: v1.PodSpec{InitContainers: tc.init}}
+		for i := range tc.regular {
+			pod.Spec.Containers = append(pod.Spec.Containers, v1.Container{Name: string(rune('a' + i))})
+		}
+		o := NewOrdering(pod, []string{"a", "s1"}, f)
+		got := map[string][]string{}
+		for _, w := range o.Waits {
+			got[w.Name] = o.WaitNames(w.Name)
+		}
+		if want := refWaits(pod); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: waits %v, want %v", tc.name, got, want)
+		}
+		if n := testing.AllocsPerRun(3, func() { NewOrdering(pod, nil, f) }); n > tc.maxAl {
+			t.Errorf("%s: %v allocations, budget %v", tc.name, n, tc.maxAl)
+		}
+	}
+}
+
+// A sidecar named "" is not waited for by the sidecar before it: the
+// kubelet's "no later sidecar" is the empty name.
+func TestNewOrderingEmptyName(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := &v1.Pod{Spec: v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "s1", RestartPolicy: &always}, {Name: "", RestartPolicy: &always}},
+		Containers:     []v1.Container{{Name: "a"}},
+	}}
+	o := NewOrdering(pod, nil, features.V1_37())
+	if got, want := o.WaitNames("s1"), []string{"a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("s1 waits for %v, want %v", got, want)
+	}
+	if got, want := o.WaitNames("s1"), refWaits(pod)["s1"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("s1 waits for %v, reference %v", got, want)
+	}
+}

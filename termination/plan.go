@@ -238,7 +238,7 @@ func (p *planner) kill(k int) ContainerStop {
 	if p.ord != nil {
 		cs.WaitsFor = p.ord.WaitNames(inst.Name)
 		last := time.Duration(0)
-		for _, i := range p.ord.WaitsFor[inst.Name] {
+		for _, i := range p.ord.WaitsOf(inst.Name) {
 			at := p.signal(i)
 			if at == never {
 				last = never
