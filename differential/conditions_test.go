@@ -35,8 +35,8 @@ func drawPhase(t *rapid.T) v1.PodPhase {
 func TestDifferentialConditionsGenerate(t *testing.T) {
 	check(t, conditionCases, []string{"updateLastTransitionTime", "GeneratePodReadyToStartContainersCondition", "GeneratePodInitializedCondition", "GenerateContainersReadyCondition", "GeneratePodReadyCondition", "GenerateAllContainersRestartingCondition"}, func(rt *rapid.T, f features.Set) {
 		pod := statusPod(rt)
-		rs := podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "runtime state")
-		ks := kubeletconv.PodStatus(rs)
+		krs, rs := listed(rt, podgen.RuntimeState(pod, podgen.StateOptions{}).Draw(rt, "runtime state"))
+		ks := kubeletconv.PodStatus(krs)
 		old := podgen.APIStatus(pod, podgen.APIStatusOptions{}).Draw(rt, "old status")
 		gen := podgen.APIStatus(pod, podgen.APIStatusOptions{NoConditions: true}).Draw(rt, "generated status")
 		all := append(gen.InitContainerStatuses, gen.ContainerStatuses...)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletgates"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
 // scale multiplies every case count: DIFF_SCALE=0.1 gives a quick run,
@@ -485,4 +486,23 @@ func defaultGates() features.Set {
 		panic(err)
 	}
 	return f
+}
+
+// listed draws the order the runtime lists rs's sandboxes in, and returns
+// rs as the kubelet is handed it (the fake runtime lists the sandboxes in
+// that order) and as the library takes it: the same list put in the order
+// kubeletVersion builds (runtimestate.NormalizeFor). Kubelet v1.35 keeps the
+// list order for sandboxes of equal attempt (D14 in docs/versions.md);
+// later kubelets sort on a total order, so for them the draw changes
+// nothing.
+func listed(rt *rapid.T, rs *runtimestate.Pod) (kubeletSide, ours *runtimestate.Pod) {
+	if rs == nil || len(rs.Sandboxes) < 2 {
+		return rs, rs
+	}
+	k := *rs
+	k.Sandboxes = rapid.Permutation(rs.Sandboxes).Draw(rt, "sandboxes as the runtime lists them")
+	o := k
+	o.Sandboxes = slices.Clone(k.Sandboxes)
+	o.NormalizeFor(kubeletVersion)
+	return &k, &o
 }

@@ -216,7 +216,9 @@ func TestDifferentialPodActions(t *testing.T) {
 	check(t, podActionsCases, []string{"podactions.SandboxChanged", "podactions.Compute"}, func(rt *rapid.T, f features.Set) {
 		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
 		opts := podgen.PodActionsOptions(c).Draw(rt, "options")
-		ks := kubeletconv.PodStatus(c.State)
+		kst, st := listed(rt, c.State)
+		c.State = st
+		ks := kubeletconv.PodStatus(kst)
 
 		sb := podactions.SandboxChanged(c.Pod, c.State)
 		wantSB, withMessage := kubeletSandboxChanged(c.Pod, ks)
