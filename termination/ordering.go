@@ -53,9 +53,13 @@ type Signal struct {
 	Given bool
 }
 
-// orderingMem is an Ordering with room for the signals, waits and indexes
-// of a pod of up to orderingSignals containers and orderingWaits
-// sidecars, so that such a pod's ordering is one allocation.
+// orderingMem and orderingSmall are an Ordering with room for the signals,
+// waits and indexes of a pod of up to orderingSignals (orderingSmallSignals)
+// containers, orderingWaits (orderingSmallWaits) sidecars and orderingOn
+// (orderingSmallOn) indexes in all, so that such a pod's ordering is one
+// allocation: the small one (416 bytes) for the common pod, the other (896
+// bytes) up to ten containers. Zeroing and scanning the allocation is most of
+// NewOrdering's time, so its size matters.
 type orderingMem struct {
 	o     Ordering
 	sig   [orderingSignals]Signal
@@ -63,11 +67,47 @@ type orderingMem struct {
 	on    [orderingOn]int
 }
 
+type orderingSmall struct {
+	o     Ordering
+	sig   [orderingSmallSignals]Signal
+	waits [orderingSmallWaits]Wait
+	on    [orderingSmallOn]int
+}
+
 const (
-	orderingSignals = 10
-	orderingWaits   = 6
-	orderingOn      = 30
+	orderingSignals      = 10
+	orderingWaits        = 6
+	orderingOn           = 30
+	orderingSmallSignals = 6
+	orderingSmallWaits   = 3
+	orderingSmallOn      = 12
 )
+
+// newOrderingMem returns an empty Ordering whose Signals and Waits, and the
+// returned list of indexes, have room for nSignals, nSidecars and nOn
+// entries, in one allocation when they fit one of the two sizes.
+func newOrderingMem(nSignals, nSidecars, nOn int) (*Ordering, []int) {
+	if nSignals <= orderingSmallSignals && nSidecars <= orderingSmallWaits && nOn <= orderingSmallOn {
+		m := &orderingSmall{}
+		m.o.Signals, m.o.Waits = m.sig[:0], m.waits[:0]
+		return &m.o, m.on[:0]
+	}
+	m := &orderingMem{}
+	o := &m.o
+	o.Signals = m.sig[:0]
+	if nSignals > orderingSignals {
+		o.Signals = make([]Signal, 0, nSignals)
+	}
+	o.Waits = m.waits[:0]
+	if nSidecars > orderingWaits {
+		o.Waits = make([]Wait, 0, nSidecars)
+	}
+	on := m.on[:0]
+	if nOn > orderingOn {
+		on = make([]int, 0, nOn)
+	}
+	return o, on
+}
 
 // NewOrdering mirrors newTerminationOrdering
 // (pkg/kubelet/kuberuntime/kuberuntime_termination_order.go). running are
@@ -94,20 +134,7 @@ func NewOrdering(pod *v1.Pod, running []string, f features.Set) *Ordering {
 		}
 	}
 	nOn := nSidecars * (nRegular + 1)
-	m := &orderingMem{}
-	o := &m.o
-	o.Signals = m.sig[:0]
-	if nSignals > orderingSignals {
-		o.Signals = make([]Signal, 0, nSignals)
-	}
-	o.Waits = m.waits[:0]
-	if nSidecars > orderingWaits {
-		o.Waits = make([]Wait, 0, nSidecars)
-	}
-	on := m.on[:0]
-	if nOn > orderingOn {
-		on = make([]int, 0, nOn)
-	}
+	o, on := newOrderingMem(nSignals, nSidecars, nOn)
 	add := func(name string) {
 		o.Signals = append(o.Signals, Signal{Name: name, Given: !contains(running, name)})
 	}
