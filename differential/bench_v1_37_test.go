@@ -632,3 +632,60 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 			return b2i(status.KLBenchCanBeDeleted(c.pod, c.finished))
 		}
 }
+
+// BenchmarkAnswerCopy times copying the answers of the two whole-status
+// rows of BenchmarkVs with the API types' generated DeepCopy, on the same
+// inputs (the same seeds): Compute's answer is a status the caller owns, so
+// building it costs at least about what copying it costs. bench.sh prints
+// these (AnswerCopy/<row>/copy) next to the table: the kubelet's time over the copy's is about the
+// most any implementation that returns a fresh status could gain.
+func BenchmarkAnswerCopy(b *testing.B) {
+	underGatesB(b, defaultGates())
+	f := defaultGates()
+	b.Run("generateAPIPodStatus", func(b *testing.B) {
+		ins := drawBench(benchCases, func(t *rapid.T) podstatusInput {
+			in := drawPodstatusInput(t, f)
+			in.nodeAddr, in.opts.HostIPs = nil, nil
+			return in
+		})
+		answers := make([]v1.PodStatus, len(ins))
+		for i, in := range ins {
+			answers[i] = podstatus.Compute(in.c.Pod, in.c.State, in.opts).Status
+		}
+		b.Run("copy", func(b *testing.B) {
+			benchLoop(b, func(i int) int { return len(answers[i%len(answers)].DeepCopy().Conditions) })
+		})
+	})
+	b.Run("convertToAPIContainerStatuses", func(b *testing.B) {
+		cs := drawBench(benchCases, func(t *rapid.T) podgen.StatusCase {
+			return podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
+		})
+		answers := make([]apistatus.Statuses, len(cs))
+		for i, c := range cs {
+			sf := map[string]apistatus.StartFailure{}
+			for n, s := range c.StartFailures {
+				sf[n] = apistatus.StartFailure(s)
+			}
+			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
+		}
+		b.Run("copy", func(b *testing.B) {
+			benchLoop(b, func(i int) int {
+				a := &answers[i%len(answers)]
+				return len(copyStatuses(a.InitContainerStatuses)) + len(copyStatuses(a.ContainerStatuses)) + len(copyStatuses(a.EphemeralContainerStatuses))
+			})
+		})
+	})
+}
+
+// copyStatuses is a deep copy of list, as the API's generated DeepCopy of
+// a PodStatus copies its lists.
+func copyStatuses(list []v1.ContainerStatus) []v1.ContainerStatus {
+	if list == nil {
+		return nil
+	}
+	out := make([]v1.ContainerStatus, len(list))
+	for i := range list {
+		list[i].DeepCopyInto(&out[i])
+	}
+	return out
+}

@@ -40,38 +40,52 @@ type result struct {
 	ns, bytes, allocs []float64
 }
 
-// row is one kubelet function with both sides.
+// row is one kubelet function with both sides, and the time of copying
+// its answer when BenchmarkAnswerCopy measured it.
 type row struct {
 	name          string
 	ours, kubelet result
+	copy          result
 }
 
 // line matches "BenchmarkVs/<row>/<side>-<procs> <iters> <ns> ns/op <b> B/op <a> allocs/op".
 var line = regexp.MustCompile(`^BenchmarkVs/(.+)/(kubeletlogic|kubelet)(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) B/op\s+([0-9.]+) allocs/op`)
 
-// parse reads go test output; other lines go to echo.
+// copyLine matches "BenchmarkAnswerCopy/<row>/copy-<procs> <iters> <ns> ns/op <b> B/op <a> allocs/op".
+var copyLine = regexp.MustCompile(`^BenchmarkAnswerCopy/(.+)/copy(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) B/op\s+([0-9.]+) allocs/op`)
+
+// parse reads go test output; other lines go to echo. An answer copy is
+// kept with the row of the same name (it may come before the row).
 func parse(r io.Reader, echo io.Writer) ([]*row, error) {
 	var rows []*row
 	byName := map[string]*row{}
 	sc := bufio.NewScanner(r)
+	get := func(name string) *row {
+		rw := byName[name]
+		if rw == nil {
+			rw = &row{name: name}
+			byName[name] = rw
+			rows = append(rows, rw)
+		}
+		return rw
+	}
 	for sc.Scan() {
-		m := line.FindStringSubmatch(sc.Text())
-		if m == nil {
+		var side *result
+		var figures []string
+		if m := line.FindStringSubmatch(sc.Text()); m != nil {
+			side = &get(m[1]).ours
+			if m[2] == "kubelet" {
+				side = &get(m[1]).kubelet
+			}
+			figures = m[3:6]
+		} else if m := copyLine.FindStringSubmatch(sc.Text()); m != nil {
+			side, figures = &get(m[1]).copy, m[2:5]
+		} else {
 			fmt.Fprintln(echo, sc.Text())
 			continue
 		}
-		rw := byName[m[1]]
-		if rw == nil {
-			rw = &row{name: m[1]}
-			byName[m[1]] = rw
-			rows = append(rows, rw)
-		}
-		side := &rw.ours
-		if m[2] == "kubelet" {
-			side = &rw.kubelet
-		}
 		for i, dst := range []*[]float64{&side.ns, &side.bytes, &side.allocs} {
-			v, err := strconv.ParseFloat(m[3+i], 64)
+			v, err := strconv.ParseFloat(figures[i], 64)
 			if err != nil {
 				return nil, fmt.Errorf("%q: %v", sc.Text(), err)
 			}
@@ -121,15 +135,35 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
+// render prints the table of the rows that have both sides and, when some
+// row has an answer copy, a second table: the copy's time, each side's, and
+// the kubelet's and ours over the copy's.
 func render(rows []*row) string {
-	head := []string{"kubelet function", "ns/op ours", "ns/op kubelet", "time", "B/op ours", "B/op kubelet", "bytes", "allocs ours", "allocs kubelet", "allocs"}
-	table := [][]string{head}
+	table := [][]string{{"kubelet function", "ns/op ours", "ns/op kubelet", "time", "B/op ours", "B/op kubelet", "bytes", "allocs ours", "allocs kubelet", "allocs"}}
+	copies := [][]string{{"kubelet function", "ns/op answer copy", "allocs answer copy", "ns/op ours", "ns/op kubelet", "kubelet / copy", "ours / copy"}}
 	for _, r := range rows {
 		on, kn := median(r.ours.ns), median(r.kubelet.ns)
-		ob, kb := median(r.ours.bytes), median(r.kubelet.bytes)
-		oa, ka := median(r.ours.allocs), median(r.kubelet.allocs)
-		table = append(table, []string{r.name, num(on), num(kn), ratio(on, kn), num(ob), num(kb), ratio(ob, kb), num(oa), num(ka), ratio(oa, ka)})
+		if len(r.ours.ns)+len(r.kubelet.ns) > 0 {
+			ob, kb := median(r.ours.bytes), median(r.kubelet.bytes)
+			oa, ka := median(r.ours.allocs), median(r.kubelet.allocs)
+			table = append(table, []string{r.name, num(on), num(kn), ratio(on, kn), num(ob), num(kb), ratio(ob, kb), num(oa), num(ka), ratio(oa, ka)})
+		}
+		if len(r.copy.ns) > 0 {
+			cn := median(r.copy.ns)
+			copies = append(copies, []string{r.name, num(cn), num(median(r.copy.allocs)), num(on), num(kn), ratio(cn, kn), ratio(cn, on)})
+		}
 	}
+	out := format(table)
+	if len(copies) > 1 {
+		out += "\nCopying each answer (BenchmarkAnswerCopy: the API types' DeepCopy of the status ours returns, same inputs):\n\n" + format(copies)
+	}
+	return out
+}
+
+// format lays table out in Markdown, the first row the header, the first
+// column left-aligned and the others right-aligned.
+func format(table [][]string) string {
+	head := table[0]
 	width := make([]int, len(head))
 	for _, r := range table {
 		for i, c := range r {

@@ -38,6 +38,28 @@ PASS
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
+	if strings.Contains(out, "answer copy") {
+		t.Errorf("a table without answer copies has the copy table:\n%s", out)
+	}
+
+	// An answer copy joins the row of its name, before or after it.
+	rows, err = parse(strings.NewReader(`BenchmarkAnswerCopy/generateAPIPodStatus/copy-2 	 100	 5000 ns/op	 4000 B/op	 30 allocs/op
+BenchmarkVs/generateAPIPodStatus/kubeletlogic-2 	 100	 20000 ns/op	 8000 B/op	 33 allocs/op
+BenchmarkVs/generateAPIPodStatus/kubelet-2 	 100	 50000 ns/op	 28000 B/op	 171 allocs/op
+`), io.Discard)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("rows %+v, %v", rows, err)
+	}
+	out = render(rows)
+	for _, want := range []string{
+		"| generateAPIPodStatus |      20000 |         50000 | 2.5x |",
+		"| generateAPIPodStatus |              5000 |                 30 |      20000 |         50000 |          10.0x |        4.0x |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+
 	if _, err := parse(strings.NewReader(""), io.Discard); err != nil {
 		t.Error(err)
 	}
