@@ -15,7 +15,6 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
-	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 	testingclock "k8s.io/utils/clock/testing"
 	"pgregory.net/rapid"
@@ -299,38 +298,7 @@ func benchPodstatus(b *testing.B) (func(int) int, func(int) int) {
 // manager and its inputs built once: the returned function is the
 // kubelet's generateAPIPodStatus alone.
 func kubeletPodstatusFunc(in podstatusInput) func() v1.PodStatus {
-	pod := in.c.Pod.DeepCopy()
-	readiness, startup := map[string]string{}, map[string]string{}
-	for id, p := range in.opts.Probes {
-		key := kubeletconv.RuntimeType + "://" + id
-		if p.Readiness != "" {
-			readiness[key] = string(p.Readiness)
-		}
-		if p.Startup != "" {
-			startup[key] = string(p.Startup)
-		}
-	}
-	workers := map[string]prober.KLPodstatusWorkers{}
-	for n, w := range in.workers {
-		workers[n] = prober.KLPodstatusWorkers{Readiness: w.Readiness, Startup: w.Startup}
-	}
-	failures := map[string]kubelet.KLApistatusStartFailure{}
-	for n, sf := range in.c.StartFailures {
-		failures[n] = kubelet.KLApistatusStartFailure(sf)
-	}
-	var resize []*v1.PodCondition
-	for i := range in.resize {
-		resize = append(resize, in.resize[i].DeepCopy())
-	}
-	return kubelet.KLBenchGenerateAPIPodStatus(pod, kubeletconv.PodStatus(in.c.State), kubelet.KLPodstatusInput{
-		PodIsTerminal: in.opts.PodIsTerminal,
-		Cached:        in.opts.Cached.DeepCopy(),
-		Resize:        resize,
-		Now:           in.opts.Now,
-		Probe:         prober.KLPodstatusProbeManager(pod, readiness, startup, workers, in.opts.ProberStart),
-		Failures:      failures,
-		NodeIPs:       in.nodeIPs,
-	})
+	return kubelet.KLBenchGenerateAPIPodStatus(kubeletPodstatusArgs(in))
 }
 
 func benchApistatus(b *testing.B) (func(int) int, func(int) int) {

@@ -11,6 +11,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
 	"k8s.io/kubernetes/pkg/kubelet"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"pgregory.net/rapid"
 
@@ -146,6 +147,19 @@ func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
 // as the status manager does. Pod-level resources and allocatedResources
 // are cleared: podstatus does not model them (they come from cgroups).
 func kubeletPodstatus(in podstatusInput) v1.PodStatus {
+	pod, ks, kin := kubeletPodstatusArgs(in)
+	s := kubelet.KLPodstatusGenerateAPIPodStatus(pod, ks, kin)
+	s.ObservedGeneration = podutil.CalculatePodStatusObservedGeneration(pod)
+	s.Resources = nil // read from the pod's cgroups: not modelled
+	return s
+}
+
+// kubeletPodstatusArgs converts in to the arguments of the kubelet-side
+// adapters: a copy of the pod, the runtime state through the kubelet's own
+// types, and the probe manager, reason cache, cached status, resize
+// conditions and node the Kubelet is built with. Nothing the library
+// computed goes in.
+func kubeletPodstatusArgs(in podstatusInput) (*v1.Pod, *kubecontainer.PodStatus, kubelet.KLPodstatusInput) {
 	pod := in.c.Pod.DeepCopy()
 	readiness, startup := map[string]string{}, map[string]string{}
 	for id, p := range in.opts.Probes {
@@ -173,7 +187,7 @@ func kubeletPodstatus(in podstatusInput) v1.PodStatus {
 	if in.opts.Cached != nil {
 		cached = in.opts.Cached.DeepCopy()
 	}
-	s := kubelet.KLPodstatusGenerateAPIPodStatus(pod, kubeletconv.PodStatus(in.c.State), kubelet.KLPodstatusInput{
+	return pod, kubeletconv.PodStatus(in.c.State), kubelet.KLPodstatusInput{
 		PodIsTerminal: in.opts.PodIsTerminal,
 		Cached:        cached,
 		Resize:        resize,
@@ -182,10 +196,7 @@ func kubeletPodstatus(in podstatusInput) v1.PodStatus {
 		Failures:      failures,
 		NodeIPs:       in.nodeIPs,
 		NodeAddresses: in.nodeAddr,
-	})
-	s.ObservedGeneration = podutil.CalculatePodStatusObservedGeneration(pod)
-	s.Resources = nil // read from the pod's cgroups: not modelled
-	return s
+	}
 }
 
 // TestDifferentialPodstatus compares podstatus.Compute's whole status with

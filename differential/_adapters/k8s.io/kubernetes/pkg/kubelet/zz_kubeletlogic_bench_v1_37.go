@@ -12,35 +12,17 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/kubernetes/pkg/features"
-	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	testingclock "k8s.io/utils/clock/testing"
 )
 
-// KLBenchGenerateAPIPodStatus builds, once, a Kubelet like
-// KLPodstatusGenerateAPIPodStatus's (no API client), except that its status
+// KLBenchGenerateAPIPodStatus builds, once, the Kubelet of
+// KLPodstatusGenerateAPIPodStatus (klPodstatusKubelet), except that its status
 // manager hands out the cached status the way the real one does (a shallow
 // copy, no DeepCopy), and returns a function that calls
 // generateAPIPodStatus on it: the timed call.
 func KLBenchGenerateAPIPodStatus(pod *v1.Pod, podStatus *kubecontainer.PodStatus, in KLPodstatusInput) func() v1.PodStatus {
-	sm := &klBenchStatusManager{klPhaseStatusManager{cached: in.Cached, resize: in.Resize}}
-	kl := &Kubelet{
-		statusManager:    sm,
-		probeManager:     in.Probe,
-		containerManager: cm.NewStubContainerManager(),
-		reasonCache:      NewReasonCache(),
-		nodeIPs:          in.NodeIPs,
-	}
-	for name, f := range in.Failures {
-		kl.reasonCache.add(pod.UID, name, errors.New(f.Reason), f.Message)
-	}
-	h, err := newActiveDeadlineHandler(sm, &record.FakeRecorder{}, testingclock.NewFakeClock(in.Now))
-	if err != nil {
-		panic(err)
-	}
-	kl.AddPodSyncHandler(h)
+	kl := klPodstatusKubelet(&klBenchStatusManager{klPhaseStatusManager{cached: in.Cached, resize: in.Resize}}, pod, in)
 	ctx := context.Background()
 	return func() v1.PodStatus {
 		return kl.generateAPIPodStatus(ctx, pod, podStatus, in.PodIsTerminal)

@@ -22,6 +22,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/cm"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober"
+	"k8s.io/kubernetes/pkg/kubelet/status"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -54,7 +55,14 @@ type KLPodstatusInput struct {
 // kubeClient is a typed nil (generateAPIPodStatus only checks it for nil;
 // the Node is read from the lister).
 func KLPodstatusGenerateAPIPodStatus(pod *v1.Pod, podStatus *kubecontainer.PodStatus, in KLPodstatusInput) v1.PodStatus {
-	sm := &klPhaseStatusManager{cached: in.Cached, resize: in.Resize}
+	kl := klPodstatusKubelet(&klPhaseStatusManager{cached: in.Cached, resize: in.Resize}, pod, in)
+	return klGenerateAPIPodStatus(kl, pod, podStatus, in.PodIsTerminal)
+}
+
+// klPodstatusKubelet builds the Kubelet of KLPodstatusGenerateAPIPodStatus
+// around the status manager sm (also the active-deadline handler's status
+// provider).
+func klPodstatusKubelet(sm status.Manager, pod *v1.Pod, in KLPodstatusInput) *Kubelet {
 	kl := &Kubelet{
 		statusManager:    sm,
 		probeManager:     in.Probe,
@@ -81,5 +89,5 @@ func KLPodstatusGenerateAPIPodStatus(pod *v1.Pod, podStatus *kubecontainer.PodSt
 		panic(err)
 	}
 	kl.AddPodSyncHandler(h)
-	return klGenerateAPIPodStatus(kl, pod, podStatus, in.PodIsTerminal)
+	return kl
 }
