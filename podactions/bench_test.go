@@ -11,35 +11,26 @@ import (
 )
 
 // BenchmarkCompute times Compute over 500 generated cases at the v1.37.2
-// defaults (differential/bench_test.go compares it with the kubelet's
+// defaults (differential/bench_v1_37_test.go compares it with the kubelet's
 // computePodActions on the same generators: differential/bench.sh).
 func BenchmarkCompute(b *testing.B) {
-	f := features.V1_37()
-	type tc struct {
-		c    podgen.Case
-		opts podactions.Options
-	}
-	gen := rapid.Custom(func(t *rapid.T) tc {
-		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
-		return tc{c, podgen.PodActionsOptions(c).Draw(t, "options")}
-	})
-	cases := make([]tc, 500)
-	for i := range cases {
-		cases[i] = gen.Example(i)
-	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		c := &cases[i%len(cases)]
-		o := c.opts
-		o.Features = f
-		_ = podactions.Compute(c.c.Pod, c.c.State, o)
-	}
+	benchCompute(b, 500, nil)
 }
 
 // BenchmarkComputeResize is BenchmarkCompute on the cases whose answer
 // resizes something in place (differential/bench.sh's
 // computePodActions(resize) row).
 func BenchmarkComputeResize(b *testing.B) {
+	benchCompute(b, 200, func(a podactions.Actions) bool {
+		return len(a.MemoryUpdates)+len(a.CPUUpdates) > 0 || a.UpdatePodResources || a.UpdatePodLevelResources ||
+			len(a.VolumesToUpsize)+len(a.VolumesToDownsize) > 0
+	})
+}
+
+// benchCompute times Compute at the v1.37.2 defaults over the first n
+// generated cases whose answer keep selects (every case when keep is nil),
+// looking at no more than 100,000.
+func benchCompute(b *testing.B, n int, keep func(podactions.Actions) bool) {
 	f := features.V1_37()
 	type tc struct {
 		c    podgen.Case
@@ -47,24 +38,20 @@ func BenchmarkComputeResize(b *testing.B) {
 	}
 	gen := rapid.Custom(func(t *rapid.T) tc {
 		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
-		return tc{c, podgen.PodActionsOptions(c).Draw(t, "options")}
+		o := podgen.PodActionsOptions(c).Draw(t, "options")
+		o.Features = f
+		return tc{c, o}
 	})
 	var cases []tc
-	for i := 0; len(cases) < 200 && i < 100000; i++ {
+	for i := 0; len(cases) < n && i < 100000; i++ {
 		c := gen.Example(i)
-		o := c.opts
-		o.Features = f
-		a := podactions.Compute(c.c.Pod, c.c.State, o)
-		if len(a.MemoryUpdates)+len(a.CPUUpdates) > 0 || a.UpdatePodResources || a.UpdatePodLevelResources ||
-			len(a.VolumesToUpsize)+len(a.VolumesToDownsize) > 0 {
+		if keep == nil || keep(podactions.Compute(c.c.Pod, c.c.State, c.opts)) {
 			cases = append(cases, c)
 		}
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := &cases[i%len(cases)]
-		o := c.opts
-		o.Features = f
-		_ = podactions.Compute(c.c.Pod, c.c.State, o)
+		_ = podactions.Compute(c.c.Pod, c.c.State, c.opts)
 	}
 }
