@@ -448,3 +448,18 @@ func diffCalls(a, b []sim.Call) string {
 	}
 	return ""
 }
+
+// TestNextNil: a nil pod does nothing; a nil runtime state is a pod just
+// admitted (SyncPod creates the sandbox and starts the first container).
+func TestNextNil(t *testing.T) {
+	r := sim.Next(nil, nil, sim.NextOptions{})
+	if r.Requeue != sim.RequeueNever || len(r.Calls) > 0 || r.String() != "no pod: nothing to do\n" {
+		t.Errorf("nil pod: %+v %q", r.SyncOutput, r)
+	}
+	pod := podgen.Pod(podgen.PodOptions{NoDeletion: true}).Example(1)
+	pod.Status = v1.PodStatus{}
+	r = sim.Next(pod, nil, sim.NextOptions{})
+	if r.Work != termination.SyncPod || len(r.Calls) == 0 || r.Calls[0].Method != "RunPodSandbox" {
+		t.Errorf("pod with no runtime state: %s", r)
+	}
+}
