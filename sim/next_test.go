@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/manifest"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
@@ -461,5 +463,72 @@ func TestNextNil(t *testing.T) {
 	r = sim.Next(pod, nil, sim.NextOptions{})
 	if r.Work != termination.SyncPod || len(r.Calls) == 0 || r.Calls[0].Method != "RunPodSandbox" {
 		t.Errorf("pod with no runtime state: %s", r)
+	}
+}
+
+// TestNextFromStatus: Next reads the kubelet's memory off the pod's status:
+// the crash-loop back-off record (from the CrashLoopBackOff message), so
+// the container waits; the readiness result of the running sidecar, so
+// the stored status keeps it ready; the worker syncing the pod.
+func TestNextFromStatus(t *testing.T) {
+	pod, err := manifest.Pod([]byte(`
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, uid: 0b5e1a9c-0000-4000-8000-000000000003}
+spec:
+  initContainers:
+  - {name: proxy, image: envoy:1, restartPolicy: Always, readinessProbe: {exec: {command: ["true"]}}}
+  containers:
+  - {name: app, image: app:1}
+status:
+  phase: Running
+  startTime: "2026-12-01T10:00:00Z"
+  conditions:
+  - {type: Ready, status: "False"}
+  initContainerStatuses:
+  - name: proxy
+    image: envoy:1
+    ready: true
+    started: true
+    restartCount: 0
+    containerID: containerd://c1
+    state: {running: {startedAt: "2026-12-01T10:00:01Z"}}
+  containerStatuses:
+  - name: app
+    image: app:1
+    ready: false
+    restartCount: 5
+    containerID: containerd://c7
+    state: {waiting: {reason: CrashLoopBackOff, message: "back-off 2m40s restarting failed container=app pod=web_default(0b5e1a9c-0000-4000-8000-000000000003)"}}
+    lastState: {terminated: {exitCode: 1, reason: Error, startedAt: "2026-12-01T10:05:00Z", finishedAt: "2026-12-01T10:05:02Z", containerID: containerd://c7}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := runtimestate.FromYAML([]byte(`
+sandboxes: [{id: s1, ready: true, ip: 10.244.0.9, createdAt: "2026-12-01T10:00:00Z"}]
+containers:
+- {id: c7, name: app, sandboxID: s1, state: exited, exitCode: 1, reason: Error, restartCount: 5, createdAt: "2026-12-01T10:05:00Z", startedAt: "2026-12-01T10:05:00Z", finishedAt: "2026-12-01T10:05:02Z"}
+- {id: c1, name: proxy, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 1, 10, 6, 0, 0, time.UTC) // 58 s after the exit: inside 2m40s
+	r := sim.Next(pod, st, sim.NextOptions{Now: now})
+	if r.Work != termination.SyncPod || len(r.Started()) > 0 || r.Requeue != sim.RequeueBackOff {
+		t.Fatalf("want SyncPod holding app in back-off, got %s", r)
+	}
+	if want := time.Date(2026, 12, 1, 10, 7, 42, 0, time.UTC); !r.BackOffUntil.Equal(want) {
+		t.Errorf("back-off until %s, want %s (2m40s, the message's delay, after the exit)", r.BackOffUntil, want)
+	}
+	last := r.Statuses[len(r.Statuses)-1].Status
+	if len(last.InitContainerStatuses) != 1 || !last.InitContainerStatuses[0].Ready {
+		t.Errorf("the ready sidecar reads not ready: %+v", last.InitContainerStatuses)
+	}
+	// Later, past the back-off, app starts.
+	r = sim.Next(pod, st, sim.NextOptions{Now: now.Add(2 * time.Minute)})
+	if !slices.Equal(r.Started(), []string{"app"}) {
+		t.Errorf("past the back-off: %s", r)
 	}
 }
