@@ -170,7 +170,9 @@ func TestStartupProbeScheduleOnSidecar(t *testing.T) {
 		if f.result != res || !want.Equal(f.committed) {
 			t.Fatalf("startup %s at %s in the simulation, ScheduleOf says %s at %s\n%s", f.result, f.committed.Sub(tl.Start), res, want.Sub(tl.Start), tl.Events())
 		}
-		app, ok := tl.First("p", func(e Entry) bool { return e.Kind == KindCRI && e.Call != nil && e.Call.Method == "CreateContainer" && e.Call.Name == "app" })
+		app, ok := tl.First("p", func(e Entry) bool {
+			return e.Kind == KindCRI && e.Call != nil && e.Call.Method == "CreateContainer" && e.Call.Name == "app"
+		})
 		if fails && ok {
 			t.Fatalf("app created at %s though the sidecar never started\n%s", app.At, tl.Events())
 		}
