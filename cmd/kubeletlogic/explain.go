@@ -166,6 +166,7 @@ type explanation struct {
 	Status        v1.PodStatus   `json:"status"`
 	KubectlStatus string         `json:"kubectlStatus"`
 	Containers    []outlook      `json:"containers"`
+	Probes        probesReport   `json:"probes,omitzero"`
 	BackOff       backOff        `json:"crashLoopBackOff"`
 	Deletion      deletionReport `json:"deletion"`
 }
@@ -359,6 +360,7 @@ func explain(in explainInput) *explanation {
 		x.BackOff.Restarts = append(x.BackOff.Restarts, "+"+r.Start.String())
 	}
 
+	x.Probes = explainProbes(pod, st, start, now, in.gates, rel)
 	x.Deletion = deletion(pod, st, in.st == nil && !fromStatus, in.gates)
 	return x
 }

@@ -90,6 +90,8 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	fmt.Fprintf(w, "  restarts at %s after its first start\n", strings.Join(x.BackOff.Restarts, ", "))
 	fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
 
+	writeProbes(w, &x.Probes)
+
 	d := x.Deletion
 	head := "IF DELETED NOW"
 	if x.Next.Terminating {
