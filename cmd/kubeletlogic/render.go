@@ -91,6 +91,7 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
 
 	writeProbes(w, &x.Probes)
+	writeResize(w, x.Resize)
 
 	d := x.Deletion
 	head := "IF DELETED NOW"
