@@ -178,6 +178,8 @@ type explanation struct {
 	BackOff       backOff        `json:"crashLoopBackOff"`
 	Deletion      deletionReport `json:"deletion"`
 	Resize        *resizeReport  `json:"resize,omitempty"`
+	// Assumptions are what the answers take for granted.
+	Assumptions []string `json:"assumptions,omitempty"`
 }
 
 type next struct {
@@ -370,6 +372,7 @@ func explain(in explainInput) *explanation {
 	}
 
 	x.Probes = explainProbes(pod, st, start, now, in.gates, rel)
+	x.Assumptions = explainAssumptions(pod, &x.Probes)
 	x.Deletion = deletion(pod, st, in.st == nil && !fromStatus, in.gates)
 	return x
 }

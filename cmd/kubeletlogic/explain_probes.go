@@ -56,8 +56,9 @@ type probeReport struct {
 // probesReport is the PROBES section.
 type probesReport struct {
 	Probes []probeReport `json:"probes,omitempty"`
-	// Assumptions are what the times take for granted.
-	Assumptions []string `json:"assumptions,omitempty"`
+	// assumptions are what the times take for granted (explain lists
+	// them with the others, under ASSUMED).
+	assumptions []string
 }
 
 // explainProbes computes the PROBES section: for every probe of a regular
@@ -155,7 +156,7 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 			r.Probes = append(r.Probes, readinessReport(c.c, clock, gated, gatedBasis, rel))
 		}
 	}
-	r.Assumptions = []string{
+	r.assumptions = []string{
 		"probe workers start at the pod's first sync, which the pod's start stands for (to the second, when read off a status); they tick every periodSeconds from there",
 		"the kubelet has run for longer than a period: a worker started within one period of the kubelet's start first waits a random part of its period, up to one period later than these times",
 		"the container is seen running as soon as it starts (in fact at the next PLEG relist, up to about a second later: the first probe can then move to the next tick)",
@@ -366,9 +367,6 @@ func writeProbes(w io.Writer, r *probesReport) {
 		for _, l := range p.Say {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
-	}
-	for _, a := range r.Assumptions {
-		fmt.Fprintf(w, "  (assumed: %s)\n", a)
 	}
 }
 

@@ -120,6 +120,7 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	if d.MayDeleteNow != nil {
 		fmt.Fprintf(w, "  now: %s\n", d.MayDeleteNow.Why)
 	}
+	writeAssumptions(w, x.Assumptions)
 }
 
 // stateWords renders one container status in words.

@@ -221,7 +221,7 @@ func runSimulate(e *env) int {
 	}
 	if *out == "json" {
 		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: s.gates.Version().String(),
-			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Timeline: s.tl}
+			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Assumptions: simAssumptions(s), Timeline: s.tl}
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "kubeletlogic simulate: %v\n", err)
@@ -252,6 +252,7 @@ type simulationDoc struct {
 	Gates          []string       `json:"gatesChanged,omitempty"`
 	Config         sim.Config     `json:"config"`
 	Pods           []sim.PodInput `json:"pods"`
+	Assumptions    []string       `json:"assumptions,omitempty"`
 	Timeline       *sim.Timeline  `json:"timeline"`
 }
 
@@ -311,6 +312,9 @@ func writeSimHeader(w io.Writer, s *simulation) {
 	}
 	for _, in := range s.inputs {
 		fmt.Fprintf(w, "end: %s\n", endWords(s.tl, in.Pod, s.cfg.For.D()))
+	}
+	for _, a := range simAssumptions(s) {
+		fmt.Fprintf(w, "assumed: %s\n", a)
 	}
 }
 
