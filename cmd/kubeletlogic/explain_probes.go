@@ -47,6 +47,9 @@ type probeReport struct {
 	// be ready.
 	Started string `json:"startedAtTheEarliest,omitempty"`
 	Ready   string `json:"readyAtTheEarliest,omitempty"`
+	// ReadyBy is when a readiness probe that succeeds makes the container
+	// ready at the latest, for a container seen started at its earliest.
+	ReadyBy string `json:"readyAtTheLatest,omitempty"`
 	// Waiting are the containers that wait for this startup probe.
 	Waiting []string `json:"waiting,omitempty"`
 	// Say is all of it in words, one a line.
@@ -78,7 +81,11 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 		if t.IsZero() {
 			return exact(t)
 		}
-		return exact(start.Add(t.Sub(start).Truncate(time.Millisecond)))
+		d := t.Sub(start).Truncate(time.Millisecond)
+		if d < 0 {
+			return exact(start.Add(d))
+		}
+		return "+" + d.String() // also when start is unknown (zero)
 	}
 	type ctr struct {
 		c       *v1.Container
@@ -153,7 +160,7 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 			r.Probes = append(r.Probes, livenessReport(pod, st, c.c, clock, gated, running, gatedBasis, f, rel))
 		}
 		if c.c.ReadinessProbe != nil {
-			r.Probes = append(r.Probes, readinessReport(c.c, clock, gated, gatedBasis, rel))
+			r.Probes = append(r.Probes, readinessReport(c.c, gated, gatedBasis, rel))
 		}
 	}
 	r.assumptions = []string{
@@ -239,19 +246,18 @@ func startupReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, sidecar b
 	return rep, s
 }
 
-func readinessReport(c *v1.Container, clock probe.Clock, inst probe.Instance, basis string, rel func(time.Time) string) probeReport {
+func readinessReport(c *v1.Container, inst probe.Instance, basis string, rel func(time.Time) string) probeReport {
 	t := probe.TimingOf(c.ReadinessProbe)
 	rep := newProbeReport(c, "readiness", c.ReadinessProbe, t, basis)
 	earliest := probe.EarliestProbe(t, inst)
-	byTicks := probe.Commit(t, clock.TickAtOrAfter(t.Period, earliest), t.SuccessThreshold, 0)
-	ready := earliest
-	if t.SuccessThreshold > 1 {
-		ready = probe.Commit(t, earliest, t.SuccessThreshold, 0)
-	}
-	rep.FirstProbe, rep.Ready = rel(earliest), rel(ready)
+	ready := probe.Commit(t, earliest, t.SuccessThreshold, 0)
+	// A probe runs at least once a period (a sync's manual run restarts
+	// the worker's ticker, it never delays a probe by more than one).
+	latest := earliest.Add(time.Duration(t.SuccessThreshold) * t.Period)
+	rep.FirstProbe, rep.Ready, rep.ReadyBy = rel(earliest), rel(ready), rel(latest)
 	rep.Say = append(rep.Say,
-		fmt.Sprintf("  first probe at %s at the earliest: each sync that finds %s started and not ready probes it at once, the worker's ticks every %ds otherwise (initialDelay from the whole-second startedAt)", rep.FirstProbe, c.Name, rep.PeriodSeconds),
-		readyWords(rep.Ready, t.SuccessThreshold, rel(byTicks)),
+		fmt.Sprintf("  first probe at %s at the earliest (initialDelay from the whole-second startedAt): a sync that finds %s started and not ready probes it at once and restarts the worker's ticks; otherwise the worker probes every %ds", rep.FirstProbe, c.Name, rep.PeriodSeconds),
+		readyWords(rep.Ready, rep.FirstProbe, rep.ReadyBy, t.SuccessThreshold),
 		fmt.Sprintf("  until then %s is not ready, and neither are the pod's Ready and ContainersReady conditions; %d failures in a row make it not ready again (no restart)", c.Name, t.FailureThreshold))
 	return rep
 }
@@ -370,15 +376,12 @@ func writeProbes(w io.Writer, r *probesReport) {
 	}
 }
 
-func readyWords(ready string, n int32, byTicks string) string {
+func readyWords(ready, first, by string, n int32) string {
 	l := fmt.Sprintf("  Ready can first become True at %s", ready)
 	if n > 1 {
-		l += fmt.Sprintf(", after %d successes in a row", n)
+		l += fmt.Sprintf(", the %s success in a row a period apart (syncs in between probe too and can make it sooner, down to %s)", ordinal(n), first)
 	}
-	if byTicks != ready {
-		l += fmt.Sprintf("; by the worker's ticks alone at %s", byTicks)
-	}
-	return l
+	return l + fmt.Sprintf("; by %s at the latest for a container seen started then (a probe at least every period)", by)
 }
 
 // initBefore counts the regular (run-to-completion) init containers the

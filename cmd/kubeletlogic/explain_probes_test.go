@@ -145,3 +145,47 @@ func TestExplainNamesProbeTimes(t *testing.T) {
 		t.Fatalf("yaml lacks the sidecar's waiters:\n%s", ym)
 	}
 }
+
+// TestExplainReadyWithinSimulation: for a pod just admitted whose
+// readiness probe always succeeds, the container becomes ready in
+// sim.Simulate no earlier than explain's first probe and no later than
+// its "at the latest", over random
+// periods, success thresholds and initial delays.
+func TestExplainReadyWithinSimulation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		period := rapid.Int32Range(1, 12).Draw(t, "period")
+		success := rapid.Int32Range(1, 4).Draw(t, "successThreshold")
+		delay := rapid.SampledFrom([]int32{0, 1, 2, 3, 5, 9, 10, 17, 30}).Draw(t, "initialDelay")
+		src := fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\nspec:\n  containers:\n  - name: app\n    image: app\n    readinessProbe:\n      exec: {command: [check]}\n      periodSeconds: %d\n      successThreshold: %d\n      initialDelaySeconds: %d\n", period, success, delay)
+		pods, err := readPods([]byte(src), "test.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := explain(explainInput{pod: pods[0].pod, from: "test", gates: features.Set{}})
+		rep := probeOfReport(x, "app", "readiness")
+		if rep == nil {
+			t.Fatal("no readiness report")
+		}
+		tl, err := sim.Simulate(sim.Config{For: sim.Duration(3 * time.Minute)}, []sim.PodInput{{Pod: pods[0].pod}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ready, ok := tl.First("p", func(e sim.Entry) bool {
+			return e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Probe == "readiness" && e.Probe.Result == probe.Success && !e.Probe.Initial
+		})
+		if !ok {
+			t.Fatalf("never ready\n%s", tl.Events())
+		}
+		dur := func(s string) time.Duration {
+			d, err := time.ParseDuration(strings.TrimPrefix(s, "+"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		lo, hi := dur(rep.FirstProbe), dur(rep.ReadyBy)
+		if ready.At < lo || ready.At > hi {
+			t.Fatalf("ready at %s in the simulation, explain says at the earliest %s, by the ticks %s\n%s\n%s", ready.At, lo, hi, strings.Join(rep.Say, "\n"), tl.Events())
+		}
+	})
+}
