@@ -104,6 +104,9 @@ func (c Clock) First(period time.Duration) time.Time {
 	}
 	if c.KubeletUp < period {
 		j := min(max(c.Jitter, 0), 1)
+		if j != j { // NaN
+			j = 0
+		}
 		return c.Start.Add(time.Duration(j * float64(period)))
 	}
 	return c.Start
@@ -118,8 +121,15 @@ func (c Clock) TickAtOrAfter(period time.Duration, t time.Time) time.Time {
 	if !t.After(first) {
 		return first
 	}
-	k := (t.Sub(first) + period - 1) / period
-	return first.Add(k * period)
+	d := t.Sub(first) // saturates for times centuries apart
+	k := d / period
+	if d%period != 0 {
+		k++
+	}
+	if int64(k) > (1<<63-1)/int64(period) {
+		return t // beyond what a Duration holds: no tick to name
+	}
+	return first.Add(time.Duration(k) * period)
 }
 
 // Instance is what a probe worker sees of one container instance through
@@ -182,15 +192,20 @@ func Commit(t Timing, first time.Time, n int32, took time.Duration) time.Time {
 	if n < 1 {
 		n = 1
 	}
-	start := first
-	for i := int32(1); i < n; i++ {
-		if took >= t.Period {
-			start = start.Add(took)
-		} else {
-			start = start.Add(t.Period)
-		}
+	step := t.Period
+	if took >= t.Period {
+		step = took
 	}
-	return start.Add(took)
+	return first.Add(mulSat(time.Duration(n-1), step)).Add(took)
+}
+
+// mulSat is a × b, held at the largest Duration instead of overflowing
+// (both are not negative here).
+func mulSat(a, b time.Duration) time.Duration {
+	if a != 0 && b > (1<<63-1)/a {
+		return 1<<63 - 1
+	}
+	return a * b
 }
 
 // Schedule is when a probe worker acts on one container instance.

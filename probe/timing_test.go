@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -90,5 +91,28 @@ func TestCommit(t *testing.T) {
 	s := ScheduleOf(TimingOf(&v1.Probe{PeriodSeconds: 5, FailureThreshold: 3}), Clock{Start: sec(0), KubeletUp: time.Hour}, Instance{StartedAt: sec(0.3), Seen: sec(0.37)})
 	if !s.FirstProbe.Equal(sec(5)) || !s.Fail.Equal(sec(15)) || !s.FailHanging.Equal(sec(16)) || !s.Succeed.Equal(sec(5)) {
 		t.Errorf("schedule %+v: want first probe +5s, fail +15s, hanging +16s, succeed +5s", s)
+	}
+}
+
+// No input makes the timing functions panic or loop for long, and a tick
+// is never before the time asked for (within what a Duration holds).
+func TestTimingAnyInput(t *testing.T) {
+	times := []time.Time{{}, t0, t0.Add(-1), time.Unix(1<<40, 0), time.Unix(-1<<40, 0)}
+	for _, p := range []*v1.Probe{nil, {}, {PeriodSeconds: -5, TimeoutSeconds: -1, FailureThreshold: -3, SuccessThreshold: 1 << 30, InitialDelaySeconds: 1<<31 - 1}, {PeriodSeconds: 1<<31 - 1, FailureThreshold: 1<<31 - 1, TimeoutSeconds: 1<<31 - 1}} {
+		tm := TimingOf(p)
+		for _, a := range times {
+			for _, b := range times {
+				for _, j := range []float64{-1, 0, 0.5, 2, math.NaN()} {
+					c := Clock{Start: a, KubeletUp: time.Duration(j * float64(time.Hour)), Jitter: j}
+					if got := c.TickAtOrAfter(tm.Period, b); got.Before(b) && got.Before(c.First(tm.Period)) {
+						t.Errorf("tick %v before %v", got, b)
+					}
+					s := ScheduleOf(tm, c, Instance{StartedAt: b, Seen: a})
+					if got := Commit(tm, s.FirstProbe, 1<<31-1, time.Duration(j*float64(time.Minute))); got.Before(s.FirstProbe) {
+						t.Errorf("commit %v before the first probe %v", got, s.FirstProbe)
+					}
+				}
+			}
+		}
 	}
 }
