@@ -123,7 +123,7 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 			running = true
 			inst.StartedAt = in.StartedAt
 			inst.Seen = later(in.StartedAt.Add(time.Nanosecond), now)
-			basis = fmt.Sprintf("its running instance %s (started at %s)", in.ID, rel(in.StartedAt))
+			basis = fmt.Sprintf("its running instance %s (started at %s)", shortID(in.ID), rel(in.StartedAt))
 			if now.After(in.StartedAt) {
 				basis += fmt.Sprintf(", for a probe that starts failing now (%s)", rel(now))
 			}
@@ -220,8 +220,8 @@ func livenessReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, clock pr
 	rep.FirstProbe, rep.FirstKill, rep.FirstKillTimedOut = rel(s.FirstProbe), rel(s.Fail), rel(s.FailHanging)
 	rep.Say = append(rep.Say,
 		fmt.Sprintf("  first probe at %s: the worker's first tick at or after the whole-second startedAt + %ds, once the status shows %s started", rep.FirstProbe, rep.InitialDelaySeconds, c.Name),
-		fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, the %s failure in a row, %s after the first (%s if each probe hangs until its %ds timeout)",
-			rep.FirstKill, ordinal(t.FailureThreshold), s.Fail.Sub(s.FirstProbe), rep.FirstKillTimedOut, rep.TimeoutSeconds))
+		fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, %s (%s if each probe hangs until its %ds timeout)",
+			rep.FirstKill, failureWords(t.FailureThreshold, s.Fail.Sub(s.FirstProbe)), rep.FirstKillTimedOut, rep.TimeoutSeconds))
 	rep.Say = append(rep.Say, killWords(pod, st, c, termination.ReasonLivenessProbe, running, f)...)
 	return rep
 }
@@ -240,8 +240,8 @@ func startupReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, sidecar b
 			rep.Say = append(rep.Say, fmt.Sprintf("  %s is a native sidecar: the kubelet starts the containers after it (%s) only once it has started, so they wait for this probe", c.Name, strings.Join(rep.Waiting, ", ")))
 		}
 	}
-	rep.Say = append(rep.Say, fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, the %s failure in a row (%s if each probe hangs until its %ds timeout)",
-		rep.FirstKill, ordinal(t.FailureThreshold), rep.FirstKillTimedOut, rep.TimeoutSeconds))
+	rep.Say = append(rep.Say, fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, %s (%s if each probe hangs until its %ds timeout)",
+		rep.FirstKill, failureWords(t.FailureThreshold, s.Fail.Sub(s.FirstProbe)), rep.FirstKillTimedOut, rep.TimeoutSeconds))
 	rep.Say = append(rep.Say, killWords(pod, st, c, termination.ReasonStartupProbe, running, f)...)
 	return rep, s
 }
@@ -398,4 +398,20 @@ func initBefore(pod *v1.Pod, name string) int {
 		}
 	}
 	return n
+}
+
+// failureWords says which failure commits the result.
+func failureWords(n int32, after time.Duration) string {
+	if n <= 1 {
+		return "at the first failure (failureThreshold 1)"
+	}
+	return fmt.Sprintf("the %s failure in a row, %s after the first", ordinal(n), after)
+}
+
+// shortID cuts a runtime's 64-hex container ID as crictl ps does.
+func shortID(id string) string {
+	if len(id) > 13 {
+		return id[:13]
+	}
+	return id
 }
