@@ -325,3 +325,24 @@ func TestResizeChecked(t *testing.T) {
 		}
 	}
 }
+
+// A resize of cpu and memory of one container without a resizePolicy is
+// two UpdateContainerResources calls, memory first (with the current cpu),
+// then cpu (with the new memory), as doPodResizeAction orders them.
+func TestResizeMemoryThenCPU(t *testing.T) {
+	r := map[string]v1.ResourceRequirements{"app": resources("500m", "1", "256Mi", "256Mi")}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: resizePod(nil), Actions: []sim.Action{{At: sec(30), Resize: r}}})
+	ups := calls(tl, "UpdateContainerResources", "app")
+	want := []sim.ContainerResources{
+		{CPUShares: 256, CPUQuota: 50000, CPUPeriod: 100000, MemoryLimitInBytes: 256 << 20},
+		{CPUShares: 512, CPUQuota: 100000, CPUPeriod: 100000, MemoryLimitInBytes: 256 << 20},
+	}
+	if len(ups) != len(want) {
+		t.Fatalf("%d UpdateContainerResources calls, want 2\n%s", len(ups), tl.Calls())
+	}
+	for i, w := range want {
+		if *ups[i].Resources != w {
+			t.Errorf("call %d sets %+v, want %+v", i, *ups[i].Resources, w)
+		}
+	}
+}
