@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
+)
+
+// checkNames reports a container name of in's script or actions that names
+// no container of pod (spec, with API defaults applied) nor an ephemeral
+// container an action adds, with the nearest valid name; and a kill of an
+// ephemeral container before the action that adds it.
+func checkNames(pod *v1.Pod, in PodInput) error {
+	known := keycheck.ContainerNames(pod)
+	inSpec := map[string]bool{}
+	for _, n := range known {
+		inSpec[n] = true
+	}
+	added := map[string]Duration{} // ephemeral container -> when first added
+	for _, a := range in.Actions {
+		if e := a.AddEphemeral; e != nil {
+			if at, ok := added[e.Name]; !ok || a.At < at {
+				added[e.Name] = a.At
+			}
+		}
+	}
+	var extra []string
+	for name := range added {
+		if !inSpec[name] {
+			extra = append(extra, name)
+		}
+	}
+	sort.Strings(extra)
+	known = append(known, extra...)
+
+	errs := keycheck.Names("script: containers", keycheck.Sorted(in.Script.Containers), pod, known)
+	for i, a := range in.Actions {
+		name := a.KillContainer
+		if name == "" {
+			continue
+		}
+		at, isAdded := added[name]
+		switch {
+		case !inSpec[name] && !isAdded:
+			errs = append(errs, fmt.Errorf("actions[%d] (%s at %s): %s", i, a, a.At, keycheck.NotAContainerText(name, pod, known)))
+		case !inSpec[name] && a.At < at:
+			errs = append(errs, fmt.Errorf("actions[%d] (%s at %s): ephemeral container %s is added only at %s: there is nothing to kill yet", i, a, a.At, name, at))
+		}
+	}
+	return errors.Join(errs...)
+}

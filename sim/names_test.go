@@ -1,0 +1,80 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// A container name in a script or an action that matches no container is
+// refused, with the nearest name: silently it would be a container that
+// runs forever, or a kill that kills nothing.
+func TestSimulateRefusesUnknownNames(t *testing.T) {
+	spec := v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "setup", Image: "a"}},
+		Containers:     []v1.Container{{Name: "app", Image: "a"}, {Name: "proxy", Image: "a"}},
+	}
+	debug := &v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}
+	crash := sim.Behaviour{Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 1}}}
+	for _, tc := range []struct {
+		name    string
+		script  map[string]sim.Behaviour
+		actions []sim.Action
+		want    []string // "" for no error
+	}{
+		{"script misspelt", map[string]sim.Behaviour{"ap": crash}, nil,
+			[]string{`script: containers["ap"]: "ap" is not a container of pod default/web (did you mean "app"?) (its containers: setup, app, proxy)`}},
+		{"script case", map[string]sim.Behaviour{"Proxy": crash, "app": crash}, nil,
+			[]string{`containers["Proxy"]`, `did you mean "proxy"?`}},
+		{"kill misspelt", nil, []sim.Action{{At: sec(10), KillContainer: "aap"}},
+			[]string{`actions[0] (kill container aap at 10s): "aap" is not a container of pod default/web (did you mean "app"?)`}},
+		{"kill before the ephemeral container is added", nil, []sim.Action{{At: sec(10), KillContainer: "debug"}, {At: sec(20), AddEphemeral: debug}},
+			[]string{`actions[0] (kill container debug at 10s): ephemeral container debug is added only at 20s`}},
+		{"both at once", map[string]sim.Behaviour{"apps": crash}, []sim.Action{{At: sec(1), KillContainer: "setpu"}},
+			[]string{`containers["apps"]`, `"setpu" is not a container`, `did you mean "setup"?`}},
+		{"ephemeral container added by an action", map[string]sim.Behaviour{"debug": crash},
+			[]sim.Action{{At: sec(20), AddEphemeral: debug}, {At: sec(30), KillContainer: "debug"}}, nil},
+		{"every name right", map[string]sim.Behaviour{"app": crash, "setup": {}}, []sim.Action{{At: sec(3), KillContainer: "proxy"}}, nil},
+	} {
+		_, err := sim.Simulate(sim.Config{For: sec(40)}, []sim.PodInput{{Pod: apiPod("web", spec), Script: sim.Script{Containers: tc.script}, Actions: tc.actions}})
+		if tc.want == nil {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q does not say %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
+// A kill of a container with no running instance says so in the timeline.
+func TestKillWithNothingRunning(t *testing.T) {
+	spec := v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "setup", Image: "a"}},
+		Containers:     []v1.Container{{Name: "app", Image: "a"}},
+	}
+	tl := run(t, sim.Config{For: sec(40)}, sim.PodInput{Pod: apiPod("web", spec),
+		Script:  sim.Script{Containers: map[string]sim.Behaviour{"setup": {Runs: []sim.Run{{ExitAfter: sec(1)}}}}},
+		Actions: []sim.Action{{At: sec(20), KillContainer: "setup"}, {At: sec(25), KillContainer: "app"}}})
+	var msgs []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindAction && strings.HasPrefix(e.Message, "kill") {
+			msgs = append(msgs, e.Message)
+		}
+	}
+	want := []string{"kill container setup: no running instance, nothing killed", "kill container app"}
+	if strings.Join(msgs, "|") != strings.Join(want, "|") {
+		t.Fatalf("action entries %q, want %q\n%s", msgs, want, tl.Events())
+	}
+}
