@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -76,5 +77,35 @@ func TestKillWithNothingRunning(t *testing.T) {
 	want := []string{"kill container setup: no running instance, nothing killed", "kill container app"}
 	if strings.Join(msgs, "|") != strings.Join(want, "|") {
 		t.Fatalf("action entries %q, want %q\n%s", msgs, want, tl.Events())
+	}
+}
+
+// Exit codes no process has, and probe steps whose order changes what they
+// say, are refused.
+func TestSimulateRefusesMeaninglessScripts(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a", ReadinessProbe: &v1.Probe{ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}}}}})
+	for _, tc := range []struct {
+		name string
+		run  sim.Run
+		want string // "" for none
+	}{
+		{"exit code 256", sim.Run{ExitAfter: sec(1), ExitCode: 256}, `containers.app.runs[0].exitCode: 256 is not an exit code (0-255)`},
+		{"exit code -1", sim.Run{ExitAfter: sec(1), ExitCode: -1}, `exitCode: -1 is not an exit code`},
+		{"term exit code 300", sim.Run{TermExitCode: 300}, `termExitCode: 300 is not an exit code`},
+		{"steps out of order", sim.Run{Readiness: []sim.ProbeStep{{At: sec(20), Result: probe.Failure}, {At: sec(0), Result: probe.Success}}},
+			`containers.app.runs[0].readiness[1].at: 0s is not after the step before it (20s)`},
+		{"two steps at one age", sim.Run{Readiness: []sim.ProbeStep{{At: sec(5), Result: probe.Failure}, {At: sec(5), Result: probe.Success}}},
+			`readiness[1].at: 5s is not after the step before it (5s)`},
+		{"exit codes 0 and 255, steps in order", sim.Run{ExitAfter: sec(1), ExitCode: 255, TermExitCode: 0,
+			Readiness: []sim.ProbeStep{{At: 0, Result: probe.Failure}, {At: sec(5), Result: probe.Success}}}, ""},
+	} {
+		_, err := sim.Simulate(sim.Config{For: sec(10)}, []sim.PodInput{{Pod: pod,
+			Script: sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{tc.run}}}}}})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

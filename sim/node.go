@@ -396,6 +396,9 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		if err := in.Script.validate(); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
+		if err := in.Script.checkMeaning(); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
 		if err := checkNames(p.pod, in); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
