@@ -1,6 +1,7 @@
 package podactions_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -138,4 +139,15 @@ func TestValidateProperty(t *testing.T) {
 			t.Fatalf("probe key %q matching nothing: %v", junk, err)
 		}
 	})
+}
+
+// Probe results are held per container instance: a result keyed by the
+// container's name would be ignored, and Validate says which ID was meant.
+func ExampleOptions_Validate() {
+	pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app"}}}}
+	st := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "c-123", Name: "app", State: runtimestate.Running}}}
+	opts := podactions.Options{Probes: map[string]podactions.Probes{"app": {Liveness: podactions.Failure}}}
+	fmt.Println(opts.Validate(pod, st))
+	// Output:
+	// podactions.Options: Probes["app"]: keyed by name "app", want instance ID "c-123" (the newest instance of app); the kubelet holds these per container instance
 }

@@ -1,6 +1,7 @@
 package termination
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -136,4 +137,15 @@ func copyMap(m map[string]time.Duration) map[string]time.Duration {
 		out[k] = v
 	}
 	return out
+}
+
+// A misspelt name in the options would read as a container that ignores
+// the stop signal; Validate names it and what it most likely meant.
+func ExampleOptions_Validate() {
+	pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app"}, {Name: "proxy"}}}}
+	pod.Name = "web"
+	opts := Options{ExitAfter: map[string]time.Duration{"ap": time.Second}}
+	fmt.Println(opts.Validate(pod, nil))
+	// Output:
+	// termination.Options: ExitAfter["ap"]: "ap" is not a container of pod web (did you mean "app"?) (its containers: app, proxy)
 }
