@@ -12,8 +12,9 @@ import (
 
 // checkNames reports a container name of in's script or actions that names
 // no container of pod (spec, with API defaults applied) nor an ephemeral
-// container an action adds, with the nearest valid name; and a kill of an
-// ephemeral container before the action that adds it.
+// container an action adds, with the nearest valid name; a kill of an
+// ephemeral container before the action that adds it; and an ephemeral
+// container added under a name the pod already uses.
 func checkNames(pod *v1.Pod, in PodInput) error {
 	known := keycheck.ContainerNames(pod)
 	inSpec := map[string]bool{}
@@ -21,8 +22,15 @@ func checkNames(pod *v1.Pod, in PodInput) error {
 		inSpec[n] = true
 	}
 	added := map[string]Duration{} // ephemeral container -> when first added
-	for _, a := range in.Actions {
+	var errs []error
+	for i, a := range in.Actions {
 		if e := a.AddEphemeral; e != nil {
+			if inSpec[e.Name] {
+				errs = append(errs, fmt.Errorf("actions[%d] (%s at %s): pod %s already has a container %s: the API server would reject the ephemeral container", i, a, a.At, keycheck.PodName(pod), e.Name))
+			}
+			if _, ok := added[e.Name]; ok {
+				errs = append(errs, fmt.Errorf("actions[%d] (%s at %s): another action adds an ephemeral container %s too: the API server would reject the second", i, a, a.At, e.Name))
+			}
 			if at, ok := added[e.Name]; !ok || a.At < at {
 				added[e.Name] = a.At
 			}
@@ -37,7 +45,7 @@ func checkNames(pod *v1.Pod, in PodInput) error {
 	sort.Strings(extra)
 	known = append(known, extra...)
 
-	errs := keycheck.Names("script: containers", keycheck.Sorted(in.Script.Containers), pod, known)
+	errs = append(errs, keycheck.Names("script: containers", keycheck.Sorted(in.Script.Containers), pod, known)...)
 	for i, a := range in.Actions {
 		name := a.KillContainer
 		if name == "" {
