@@ -42,7 +42,7 @@ func takenAsGiven(pod *v1.Pod, set features.Set, r podstatus.Recomputed, termina
 		cond(v1.AllContainersRestarting, "whether the kubelet marked the pod to restart all its containers")
 	}
 	if terminal {
-		out = append(out, fmt.Sprintf("phase %s: kept, as the kubelet keeps a terminal phase it wrote (podIsTerminal)", pod.Status.Phase))
+		out = append(out, fmt.Sprintf("phase %s: taken as written after the kubelet stopped the containers (podIsTerminal), and kept, as the kubelet keeps a terminal phase", pod.Status.Phase))
 	}
 	return out
 }
