@@ -403,6 +403,12 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		if err := in.Script.validate(); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
+		if err := in.Script.checkMeaning(); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := checkNames(p.pod, in); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
 		if err := in.Script.checkHooks(p.pod); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
@@ -569,7 +575,7 @@ func (p *podSim) add() {
 
 func (p *podSim) act(a Action) {
 	n := p.n
-	n.log(p, KindAction, n.now, a.String())
+	entry := n.log(p, KindAction, n.now, a.String())
 	switch {
 	case a.Delete != nil:
 		if p.static || p.apiGone {
@@ -613,8 +619,12 @@ func (p *podSim) act(a Action) {
 			in := p.rt.containers[i]
 			if in.c.Name == a.KillContainer && in.c.State == runtimestate.Running {
 				p.exit(in, 137, n.now)
+				entry = nil
 				break
 			}
+		}
+		if entry != nil {
+			entry.Message += ": no running instance, nothing killed"
 		}
 	case a.KillSandbox:
 		for i := range p.rt.sandboxes {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -192,7 +193,7 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Se
 			}
 		}
 		if c == nil {
-			return nil, fmt.Errorf("resize: %q is not a container of pod %s that can be resized (those: %s)", name, pod.Name, strings.Join(resizable, ", "))
+			return nil, fmt.Errorf("resize: %s; only regular containers and sidecars can be resized", keycheck.NotAContainerText(name, pod, resizable))
 		}
 		want := r[name]
 		if len(want.Claims) > 0 {

@@ -104,7 +104,8 @@ type Run struct {
 	// Liveness, Readiness and Startup give each probe's outcome as a
 	// function of the run's age: the last step whose At the age has
 	// reached decides; before the first step (and with no step) the probe
-	// succeeds.
+	// succeeds. Steps are listed in increasing order of At, and exit codes
+	// are 0-255: Simulate refuses others.
 	Liveness  []ProbeStep `json:"liveness,omitempty"`
 	Readiness []ProbeStep `json:"readiness,omitempty"`
 	Startup   []ProbeStep `json:"startup,omitempty"`

@@ -115,7 +115,10 @@ func (k Kubelet) relistPeriod() time.Duration {
 	return time.Second
 }
 
-// SyncInput is everything one sync of one pod reads.
+// SyncInput is everything one sync of one pod reads. Sync ignores a key of
+// its maps that matches nothing (a probe result keyed by container name
+// instead of instance ID, say): call Validate first to have such keys
+// reported.
 type SyncInput struct {
 	// Pod is the pod as the kubelet's pod manager holds it (API defaults
 	// applied).

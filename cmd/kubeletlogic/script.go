@@ -46,11 +46,14 @@ import (
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see sim.RuntimeDelays)
 //
-// Durations are Go duration text ("90s", "1m30s") or a number of seconds.
+// Durations are Go duration text ("90s", "1m30s") or a number of seconds
+// (warned about: see checkScriptMeaning).
 type scriptFile struct {
 	Containers map[string]sim.Behaviour `json:"containers,omitempty"`
 	Runtime    sim.RuntimeDelays        `json:"runtime,omitzero"`
 	Actions    []scriptAction           `json:"actions,omitempty"`
+	// notes are the warnings readScript found (see checkScriptMeaning).
+	notes scriptNotes
 }
 
 // scriptAction is one sim.Action as a script file writes it.
@@ -201,6 +204,9 @@ func readScript(data []byte, file string, pods []loadedPod) (*scriptFile, error)
 		if e := a.AddEphemeral; e != nil && (e.Name == "" || e.Image == "") {
 			return nil, fail(append(at, pathSeg{key: "addEphemeral"}), "an ephemeral container needs a name and an image")
 		}
+	}
+	if err := checkScriptMeaning(&s, raw, data, file); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

@@ -36,6 +36,9 @@ func (f *durationFlag) String() string {
 
 func (f *durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
+	if _, nerr := strconv.ParseFloat(s, 64); err != nil && nerr == nil {
+		return fmt.Errorf("%s has no unit: write %ss for seconds (a duration such as 90s or 5m)", s, s)
+	}
 	if err != nil {
 		return fmt.Errorf("want a duration such as 90s or 5m")
 	}
@@ -131,6 +134,14 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 			return nil, inputFailed(e, cmd, err)
 		}
 		s.scriptName = sname
+	}
+	msg, late := checkSimTimes(f, s.script)
+	if msg != "" {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: %s\n", cmd, msg)
+		return nil, exitUsage
+	}
+	for _, w := range append(s.script.notes.warnings, late...) {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: warning: %s\n", cmd, w)
 	}
 	var actions []sim.Action
 	for _, a := range s.script.Actions {
@@ -323,7 +334,11 @@ func writeSimHeader(w io.Writer, s *simulation) {
 	if len(s.inputs) > 0 && len(s.inputs[0].Actions) > 0 {
 		var as []string
 		for _, a := range s.inputs[0].Actions {
-			as = append(as, actionWords(a, s.inputs[0].Pod))
+			w := actionWords(a, s.inputs[0].Pod)
+			if a.At > s.cfg.For {
+				w += " [after the end: never happens]"
+			}
+			as = append(as, w)
 		}
 		fmt.Fprintf(w, "actions: %s\n", strings.Join(as, "; "))
 	} else {
