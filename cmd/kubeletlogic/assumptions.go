@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -32,88 +31,36 @@ func hookContainers(pod *v1.Pod) []*v1.Container {
 	return resizable(pod)
 }
 
-// hookAssumptions lists what an answer takes for granted about the pod's
-// lifecycle hooks whose length no input gives: an exec or httpGet preStop
-// hook and every postStart hook. scripted, for a simulation, says for a
-// container and a Run field ("PreStop", "PostStart") in how many of its
-// scripted runs the script gives that length, out of how many runs, and
-// whether sim scripts that hook at all; nil (explain): no input gives any.
-func hookAssumptions(pod *v1.Pod, scripted func(name, field string) (given, total int, modelled bool)) []string {
+// hookAssumptions lists what explain takes for granted about the pod's
+// lifecycle hooks, whose length no input gives it: every exec or httpGet
+// preStop hook and every postStart hook. (simulate's header lists the
+// hooks its script does not time: simHookAssumptions.)
+func hookAssumptions(pod *v1.Pod) []string {
 	var out []string
 	for _, c := range hookContainers(pod) {
 		if c.Lifecycle == nil {
 			continue
 		}
-		given, total, modelled := 0, 0, true
 		if h := c.Lifecycle.PreStop; h != nil && h.Sleep == nil && (h.Exec != nil || h.HTTPGet != nil) {
-			if scripted != nil {
-				given, total, modelled = scripted(c.Name, "PreStop")
-			}
-			switch {
-			case !modelled:
-				out = append(out, fmt.Sprintf("%s's preStop hook (%s) is not simulated: taken to return at once", c.Name, hookWords(h)))
-			case given == 0:
-				out = append(out, fmt.Sprintf("%s's preStop hook (%s) is taken to return at once: its length is not known (the kubelet waits for it, up to the grace period, and deducts the whole seconds it ran from the grace)", c.Name, hookWords(h)))
-			case given < total:
-				out = append(out, fmt.Sprintf("%s's preStop hook (%s) is taken to return at once in the %d of its %d scripted runs that give no preStop length (the last run repeats)", c.Name, hookWords(h), total-given, total))
-			}
+			out = append(out, fmt.Sprintf("%s's preStop hook (%s) is taken to return at once: its length is not known (the kubelet waits for it, up to the grace period, and deducts the whole seconds it ran from the grace)", c.Name, hookWords(h)))
 		}
-		if h := c.Lifecycle.PostStart; h != nil && h.Sleep == nil {
-			given, total, modelled = 0, 0, true
-			if scripted != nil {
-				given, total, modelled = scripted(c.Name, "PostStart")
-			}
-			then := fmt.Sprintf(": the kubelet starts the next container only once it returns, and kills %s (FailedPostStartHook) when it fails", c.Name)
-			switch {
-			case !modelled:
-				out = append(out, fmt.Sprintf("%s's postStart hook (%s) is not simulated: taken to return at once and to succeed%s", c.Name, hookWords(h), then))
-			case given == 0:
-				out = append(out, fmt.Sprintf("%s's postStart hook (%s) is taken to return at once and to succeed%s", c.Name, hookWords(h), then))
-			case given < total:
-				out = append(out, fmt.Sprintf("%s's postStart hook (%s) is taken to return at once in the %d of its %d scripted runs that give no postStart length (the last run repeats)", c.Name, hookWords(h), total-given, total))
-			}
-		} else if h != nil && scripted == nil {
-			out = append(out, fmt.Sprintf("%s's postStart hook sleeps %ds: the times here do not add it before the next container starts", c.Name, h.Sleep.Seconds))
-		} else if h != nil {
-			if _, _, modelled := scripted(c.Name, "PostStart"); !modelled {
-				out = append(out, fmt.Sprintf("%s's postStart hook (sleep %ds) is not simulated: taken to return at once", c.Name, h.Sleep.Seconds))
-			}
+		switch h := c.Lifecycle.PostStart; {
+		case h == nil:
+		case h.Sleep != nil:
+			out = append(out, fmt.Sprintf("%s's postStart hook sleeps %ds: the probe times here do not add it before the next container starts", c.Name, h.Sleep.Seconds))
+		default:
+			out = append(out, fmt.Sprintf("%s's postStart hook (%s) is taken to return at once and to succeed: the kubelet starts the next container only once it returns, and kills %s (FailedPostStartHook) when it fails", c.Name, hookWords(h), c.Name))
 		}
 	}
 	return out
 }
 
-// runDuration reads a duration field of a sim.Run by name, and whether
-// sim.Run has it (a script field sim adds later is read once it exists).
-func runDuration(r sim.Run, field string) (sim.Duration, bool) {
-	v := reflect.ValueOf(r).FieldByName(field)
-	if !v.IsValid() || v.Kind() != reflect.Int64 {
-		return 0, false
-	}
-	return sim.Duration(v.Int()), true
-}
-
-// simAssumptions are what a simulation takes for granted: the hooks whose
-// length the script does not give, and what sim does not model that bears
-// on this pod.
-func simAssumptions(s *simulation) []string {
+// simGeneralAssumptions are what every simulation of these pods takes for
+// granted beyond the script: what sim does not model that bears on them.
+func simGeneralAssumptions(s *simulation) []string {
 	var out []string
 	hasProbes := false
 	for _, lp := range s.pods {
-		out = append(out, hookAssumptions(lp.pod, func(name, field string) (int, int, bool) {
-			_, modelled := runDuration(sim.Run{}, field)
-			b, ok := s.script.Containers[name]
-			if !ok || !modelled {
-				return 0, 0, modelled
-			}
-			given := 0
-			for _, r := range b.Runs {
-				if d, _ := runDuration(r, field); d > 0 {
-					given++
-				}
-			}
-			return given, len(b.Runs), true
-		})...)
 		for _, c := range hookContainers(lp.pod) {
 			if c.LivenessProbe != nil || c.ReadinessProbe != nil || c.StartupProbe != nil {
 				hasProbes = true
@@ -123,10 +70,16 @@ func simAssumptions(s *simulation) []string {
 	if hasProbes {
 		out = append(out, "a probe answers at once: a scripted failure fails at once, never at the probe's timeout")
 	}
-	out = append(out,
+	return append(out,
 		"images are present (no pull time), volumes mount at once, API writes are instant",
 		fmt.Sprintf("the kubelet has run for %s (probe workers start without their random delay)", orDur(s.cfg.KubeletUptime, "an hour")))
-	return out
+}
+
+// simAssumptions are all the simulation's assumptions, as its header
+// lists them (simulate -o json carries them).
+func simAssumptions(s *simulation) []string {
+	lines, _ := simHookAssumptions(s)
+	return append(lines, simGeneralAssumptions(s)...)
 }
 
 func orDur(d sim.Duration, zero string) string {
@@ -139,7 +92,7 @@ func orDur(d sim.Duration, zero string) string {
 // explainAssumptions are what explain takes for granted: the hooks whose
 // length it does not know, and the probe timings' assumptions.
 func explainAssumptions(pod *v1.Pod, probes *probesReport) []string {
-	out := hookAssumptions(pod, nil)
+	out := hookAssumptions(pod)
 	out = append(out, probes.assumptions...)
 	return out
 }

@@ -66,8 +66,8 @@ func runExplain(e *env) int {
 	gates := addGateFlags(fs)
 	var at atFlag
 	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
-	var resize resizeFlag
-	fs.Var(&resize, "resize", "what the kubelet does with the running pod after an in-place resize: cpu=500m,memory=256Mi sets each container's request (and its limit when equal to the request); app:cpu=500m one container; requests.cpu=, limits.memory= one value")
+	var resize explainResizeFlag
+	fs.Var(&resize, "resize", "what the kubelet does with the running pod after an in-place resize, as simulate's --resize: [container:]cpu=500m,memory=256Mi (no container: each one; cpu= sets the request, the limit or both, whichever it has; requests.cpu=, limits.memory= one value); repeatable")
 	out := fs.String("o", "text", "output: text, json or yaml")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -113,8 +113,8 @@ func runExplain(e *env) int {
 			in.st, in.stFrom = st, *rtFile
 		}
 		x := explain(in)
-		if len(resize.entries) > 0 {
-			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.entries, resize.String(), set); err != nil {
+		if len(resize.specs) > 0 {
+			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.specs, set); err != nil {
 				return inputFailed(e, "explain", err)
 			}
 		}

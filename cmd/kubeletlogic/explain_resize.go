@@ -16,75 +16,58 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/validation"
 )
 
-// resizeFlag is --resize: new cpu and memory values, for every container
-// and native sidecar or for one ("app:cpu=500m"). A key is cpu or memory
-// (the request; the limit too when it equals the request or stands alone,
-// so a Guaranteed container stays Guaranteed), or requests.cpu,
-// limits.memory and so on (exactly that value). Repeatable; entries are
-// comma-separated.
-type resizeFlag struct {
-	entries []resizeEntry
-}
+// explainResizeFlag is explain's --resize, repeatable: the values of
+// simulate's --resize ([container:]cpu=500m,memory=256Mi; requests.cpu=,
+// limits.memory= for one value; cpu= and memory= set the request, the
+// limit, or both, whichever the container has: parseResize), where a
+// value without a container applies to every container and native
+// sidecar.
+type explainResizeFlag struct{ specs []string }
 
-type resizeEntry struct {
-	container string // "" for every container
-	field     string // "", "requests" or "limits"
-	res       v1.ResourceName
-	q         resource.Quantity
-	text      string
-}
+func (f *explainResizeFlag) String() string { return strings.Join(f.specs, " ") }
 
-func (f *resizeFlag) String() string {
-	var s []string
-	for _, e := range f.entries {
-		s = append(s, e.text)
+func (f *explainResizeFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("want [container:]cpu=500m,memory=256Mi")
 	}
-	return strings.Join(s, ",")
-}
-
-func (f *resizeFlag) Set(s string) error {
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		key, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return fmt.Errorf("%q: want RESOURCE=QUANTITY, e.g. cpu=500m or app:memory=256Mi", part)
-		}
-		e := resizeEntry{text: part}
-		if c, k, ok := strings.Cut(key, ":"); ok {
-			if c == "" {
-				return fmt.Errorf("%q: an empty container name before ':'", part)
-			}
-			e.container, key = c, k
-		}
-		if fld, r, ok := strings.Cut(key, "."); ok {
-			if fld != "requests" && fld != "limits" {
-				return fmt.Errorf("%q: %q is not requests or limits", part, fld)
-			}
-			e.field, key = fld, r
-		}
-		switch key {
-		case "cpu", "memory":
-			e.res = v1.ResourceName(key)
-		default:
-			return fmt.Errorf("%q: only cpu and memory can be resized in place, not %q%s", part, key, suggest(key, []string{"cpu", "memory"}))
-		}
-		q, err := resource.ParseQuantity(val)
-		if err != nil {
-			return fmt.Errorf("%q: %q is not a quantity (such as 500m, 1, 256Mi)", part, val)
-		}
-		if q.Sign() <= 0 {
-			return fmt.Errorf("%q: want a quantity above zero", part)
-		}
-		e.q = q
-		f.entries = append(f.entries, e)
-	}
-	if len(f.entries) == 0 {
-		return fmt.Errorf("want RESOURCE=QUANTITY, e.g. cpu=500m,memory=256Mi")
-	}
+	f.specs = append(f.specs, s)
 	return nil
+}
+
+// explainResizeSpecs reads the --resize values against pod into the
+// resources each container's resize sets (later values win): a value
+// without a container is read for every container and native sidecar.
+func explainResizeSpecs(specs []string, pod *v1.Pod) (map[string]v1.ResourceRequirements, error) {
+	out := map[string]v1.ResourceRequirements{}
+	for _, spec := range specs {
+		var one []string
+		if strings.Contains(spec, ":") {
+			one = []string{spec}
+		} else {
+			for _, c := range resizable(pod) {
+				one = append(one, c.Name+":"+spec)
+			}
+		}
+		for _, sp := range one {
+			m, err := parseResize([]string{sp}, pod)
+			if err != nil {
+				return nil, err
+			}
+			for name, r := range m {
+				cur := out[name]
+				for _, l := range []struct{ from, to *v1.ResourceList }{{&r.Requests, &cur.Requests}, {&r.Limits, &cur.Limits}} {
+					for k, q := range *l.from {
+						if *l.to == nil {
+							*l.to = v1.ResourceList{}
+						}
+						(*l.to)[k] = q
+					}
+				}
+				out[name] = cur
+			}
+		}
+	}
+	return out, nil
 }
 
 // resizeReport is what explain --resize says: per container and resource,
@@ -120,54 +103,32 @@ type resizeChange struct {
 	Say    string `json:"say"`
 }
 
-// resizedPod returns pod with the entries applied, or an error: a
-// container that matches nothing (with the nearest name), a resize the API
-// server rejects (validation.Pod), or one that changes the QoS class.
-func resizedPod(pod *v1.Pod, entries []resizeEntry, f features.Set) (*v1.Pod, error) {
-	out := pod.DeepCopy()
-	targets := resizable(out)
-	var names []string
-	for _, c := range targets {
-		names = append(names, c.Name)
+// resizedPod returns pod with the --resize values applied, or an error:
+// a value parseResize refuses (a container that matches nothing, with the
+// nearest name), a resize the API server rejects (validation.Pod), or one
+// that changes the QoS class.
+func resizedPod(pod *v1.Pod, specs []string, f features.Set) (*v1.Pod, error) {
+	sets, err := explainResizeSpecs(specs, pod)
+	if err != nil {
+		return nil, err
 	}
-	for _, e := range entries {
-		matched := false
-		for _, c := range targets {
-			if e.container != "" && e.container != c.Name {
-				continue
-			}
-			matched = true
-			set := func(l *v1.ResourceList) {
-				if *l == nil {
-					*l = v1.ResourceList{}
-				}
-				(*l)[e.res] = e.q
-			}
-			req, hasReq := c.Resources.Requests[e.res]
-			lim, hasLim := c.Resources.Limits[e.res]
-			switch {
-			case e.field == "requests":
-				set(&c.Resources.Requests)
-			case e.field == "limits":
-				set(&c.Resources.Limits)
-			case hasLim && (!hasReq || req.Cmp(lim) == 0):
-				// A limit alone (the API server copies it to the request)
-				// or equal to the request: both move.
-				set(&c.Resources.Requests)
-				set(&c.Resources.Limits)
-			default:
-				set(&c.Resources.Requests)
-			}
+	out := pod.DeepCopy()
+	for _, c := range resizable(out) {
+		r, ok := sets[c.Name]
+		if !ok {
+			continue
 		}
-		if !matched {
-			if !containsName(allContainerNames(pod), e.container) {
-				return nil, fmt.Errorf("--resize %s: no container %q in the pod%s", e.text, e.container, suggest(e.container, names))
+		for _, l := range []struct{ from, to *v1.ResourceList }{{&r.Requests, &c.Resources.Requests}, {&r.Limits, &c.Resources.Limits}} {
+			for k, q := range *l.from {
+				if *l.to == nil {
+					*l.to = v1.ResourceList{}
+				}
+				(*l.to)[k] = q
 			}
-			return nil, fmt.Errorf("--resize %s: %q is a regular init container: it runs to completion and is not resized in place (only containers and native sidecars are)", e.text, e.container)
 		}
 	}
 	if err := validation.Pod(out); err != nil {
-		return nil, fmt.Errorf("--resize: the API server would reject the resized pod (use requests.cpu=, limits.memory= … to set one value, app:cpu= for one container): %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+		return nil, fmt.Errorf("--resize: the API server would reject the resized pod (requests.cpu=, limits.memory= … set one value): %s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	if a, b := qosOf(pod, f), qosOf(out, f); a != b {
 		return nil, fmt.Errorf("--resize: the QoS class would change from %s to %s, which the API server rejects for a resize (keep requests equal to limits in a Guaranteed pod)", a, b)
@@ -196,25 +157,7 @@ func resizable(pod *v1.Pod) []*v1.Container {
 	return out
 }
 
-func allContainerNames(pod *v1.Pod) []string {
-	var out []string
-	for _, c := range pod.Spec.InitContainers {
-		out = append(out, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		out = append(out, c.Name)
-	}
-	return out
-}
 
-func containsName(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 // actuatedAs is the kubelet's actuated-resources record of a pod whose
 // containers were started with old's resources: an explicit entry for
@@ -247,12 +190,12 @@ func actuatedAs(old *v1.Pod) podactions.Actuated {
 // has accepted the resize: podactions.Compute with the resized spec as the
 // allocated pod and old's resources as the actuated record, on st (the
 // pod's containers running when st is nil or shows none running).
-func explainResize(old *v1.Pod, st *runtimestate.Pod, entries []resizeEntry, asked string, f features.Set) (*resizeReport, error) {
-	pod, err := resizedPod(old, entries, f)
+func explainResize(old *v1.Pod, st *runtimestate.Pod, specs []string, f features.Set) (*resizeReport, error) {
+	pod, err := resizedPod(old, specs, f)
 	if err != nil {
 		return nil, err
 	}
-	r := &resizeReport{Asked: asked}
+	r := &resizeReport{Asked: strings.Join(specs, " ")}
 	r.Basis = "the runtime state: the containers running now"
 	if st == nil || len(steadyRunning(st)) == 0 {
 		st = steadyState(old)
@@ -313,7 +256,7 @@ func explainResize(old *v1.Pod, st *runtimestate.Pod, entries []resizeEntry, ask
 	r.Outside = []string{
 		"before computePodActions the kubelet's allocation manager admits the resize (handlePodResourcesResize, canAdmitPod): Infeasible (more than the node's allocatable; a Guaranteed pod under the static CPU or memory manager policy; a container with swap; a pod that may not be resized) or Deferred (no room now: retried on later syncs) is decided there and shows as the PodResizePending condition; this assumes the resize was accepted",
 	}
-	r.Say = resizeWords(r)
+	r.Say = resizeReportWords(r)
 	return r, nil
 }
 
@@ -420,7 +363,7 @@ func less(dl, cl, dr, cr int64) bool {
 	return dr < cr
 }
 
-func resizeWords(r *resizeReport) []string {
+func resizeReportWords(r *resizeReport) []string {
 	out := []string{fmt.Sprintf("--resize %s, on %s:", r.Asked, r.Basis)}
 	for _, c := range r.Containers {
 		for _, ch := range c.Resources {
