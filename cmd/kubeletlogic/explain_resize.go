@@ -157,8 +157,6 @@ func resizable(pod *v1.Pod) []*v1.Container {
 	return out
 }
 
-
-
 // actuatedAs is the kubelet's actuated-resources record of a pod whose
 // containers were started with old's resources: an explicit entry for
 // every container and for the pod level, and every memory-backed
