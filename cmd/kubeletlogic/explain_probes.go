@@ -277,7 +277,9 @@ func killWords(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, reason termin
 	if reason == termination.ReasonStartupProbe {
 		res = probe.Results{Startup: probe.Failure}
 	}
-	acts := podactions.Compute(pod, state, podactions.Options{Features: f, Probes: map[string]probe.Results{in.ID: res}})
+	// The running instances were started with the spec's resources: no
+	// resize comes into it.
+	acts := podactions.Compute(pod, state, podactions.Options{Features: f, Probes: map[string]probe.Results{in.ID: res}, Actuated: actuatedAs(pod)})
 	var kill *podactions.Kill
 	for i := range acts.ContainersToKill {
 		if acts.ContainersToKill[i].ID == in.ID {
