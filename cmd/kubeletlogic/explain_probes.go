@@ -42,6 +42,11 @@ type probeReport struct {
 	// timeout.
 	FirstKill         string `json:"firstPossibleKill,omitempty"`
 	FirstKillTimedOut string `json:"firstPossibleKillIfProbesTimeOut,omitempty"`
+	// RacesStartup is true when the first probe falls on the tick at which
+	// the startup probe succeeds: the kubelet's two workers race, and when
+	// this one reads the status first, every time here is one period
+	// later.
+	RacesStartup bool `json:"racesStartupProbe,omitempty"`
 	// Started is, for a startup probe, when the container counts as
 	// started at the earliest; Ready, for readiness, when it can first
 	// be ready.
@@ -111,6 +116,7 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 		return r
 	}
 	clock := probe.Clock{Start: start, KubeletUp: 24 * time.Hour}
+	coincide := false
 	// notBefore is the earliest start of a container not running yet: no
 	// earlier than now, nor than the startup of every sidecar before it.
 	notBefore := now
@@ -142,10 +148,15 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 		}
 		// A startup probe holds the others until it succeeds.
 		startedAt := inst.Seen
+		var startupAt time.Time
 		if c.c.StartupProbe != nil {
 			rep, s := startupReport(pod, st, c.c, c.sidecar, clock, inst, running, basis, f, rel)
 			r.Probes = append(r.Probes, rep)
-			startedAt = s.Succeed.Add(time.Nanosecond)
+			// A liveness or readiness tick at the very moment the startup
+			// probe succeeds may already see the container started: the
+			// earliest case (see the assumption on coinciding ticks).
+			startedAt = s.Succeed
+			startupAt = s.Succeed
 			if c.sidecar {
 				notBefore = later(notBefore, s.Succeed)
 			}
@@ -154,10 +165,15 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 		gated.Seen = later(inst.Seen, startedAt)
 		gatedBasis := basis
 		if c.c.StartupProbe != nil {
-			gatedBasis += fmt.Sprintf("; it waits for the startup probe to succeed (%s at the earliest)", rel(startedAt.Add(-time.Nanosecond)))
+			gatedBasis += fmt.Sprintf("; it waits for the startup probe to succeed (%s at the earliest)", rel(startedAt))
 		}
 		if c.c.LivenessProbe != nil {
-			r.Probes = append(r.Probes, livenessReport(pod, st, c.c, clock, gated, running, gatedBasis, f, rel))
+			rep := livenessReport(pod, st, c.c, clock, gated, running, gatedBasis, f, rel)
+			if !startupAt.IsZero() && probe.FirstProbe(probe.TimingOf(c.c.LivenessProbe), clock, gated).Equal(startupAt) {
+				rep.Say = append(rep.Say, fmt.Sprintf("  (its first probe falls on the tick at which the startup probe succeeds: it runs then only if it reads %s's status after that success; the startup probe's own run usually makes it lose that race, and everything here comes one liveness period later)", c.c.Name))
+				coincide, rep.RacesStartup = true, true
+			}
+			r.Probes = append(r.Probes, rep)
 		}
 		if c.c.ReadinessProbe != nil {
 			r.Probes = append(r.Probes, readinessReport(c.c, gated, gatedBasis, rel))
@@ -168,6 +184,9 @@ func explainProbes(pod *v1.Pod, st *runtimestate.Pod, start, now time.Time, f fe
 		"the kubelet has run for longer than a period: a worker started within one period of the kubelet's start first waits a random part of its period, up to one period later than these times",
 		"the container is seen running as soon as it starts (in fact at the next PLEG relist, up to about a second later: the first probe can then move to the next tick)",
 		"a failing probe fails at once (an exec probe exiting non-zero, a refused connection); one that hangs fails at its timeout: the times marked so",
+	}
+	if coincide {
+		r.assumptions = append(r.assumptions, "a liveness probe that ticks together with the startup probe's success sees it (the earliest case: the kubelet's two workers race)")
 	}
 	return r
 }
