@@ -44,6 +44,8 @@
 //	kubectl's STATUS column?                               kubectlstatus.Compute
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
+//	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
+//	  container?
 //	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
 //	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
 //	Would the API server accept this pod?                  validation.Pod

@@ -185,9 +185,38 @@ func resizeWords(r map[string]v1.ResourceRequirements) string {
 // lifecycle hooks and resizes, so that no reader takes a default for a
 // measurement.
 func writeSimAssumptions(w io.Writer, s *simulation) {
-	var lines []string
+	lines, execHooks := simHookAssumptions(s)
+	lines = append(lines, simGeneralAssumptions(s)...)
+	resized := false
+	for _, in := range s.inputs {
+		for _, a := range in.Actions {
+			if a.Resize != nil {
+				resized = true
+			}
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(w, "assumed:")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if execHooks {
+		fmt.Fprintln(w, "hooks: exec hooks are ExecSync calls in the CRI list (exec probes are not listed); httpGet and sleep hooks make no CRI call")
+	}
+	if resized {
+		fmt.Fprintln(w, "RESIZE — NOT MODELLED: the kubelet's admission of the resize (it is taken as admitted at once: no")
+		fmt.Fprintln(w, "  PodResizePending Deferred/Infeasible), the PodResizePending and PodResizeInProgress conditions,")
+		fmt.Fprintln(w, "  status resources/allocatedResources, UpdatePodSandboxResources and the pod cgroup writes, the")
+		fmt.Fprintln(w, "  memory-usage check before a limit decrease, failed resizes. Modelled: the kubelet's decision")
+		fmt.Fprintln(w, "  (restart per resizePolicy, or UpdateContainerResources: memory, then cpu) and its actuated record.")
+	}
+}
+
+// simHookAssumptions are the lifecycle hooks the script does not time,
+// and whether the pods have exec hooks.
+func simHookAssumptions(s *simulation) (lines []string, execHooks bool) {
 	seen := map[string]bool{}
-	execHooks := false
 	scripted := func(name string, f func(sim.Run) bool) bool {
 		for _, r := range s.script.Containers[name].Runs {
 			if f(r) {
@@ -219,30 +248,7 @@ func writeSimAssumptions(w io.Writer, s *simulation) {
 			}
 		}
 	}
-	resized := false
-	for _, in := range s.inputs {
-		for _, a := range in.Actions {
-			if a.Resize != nil {
-				resized = true
-			}
-		}
-	}
-	if len(lines) > 0 {
-		fmt.Fprintln(w, "assumed:")
-		for _, l := range lines {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	if execHooks {
-		fmt.Fprintln(w, "hooks: exec hooks are ExecSync calls in the CRI list (exec probes are not listed); httpGet and sleep hooks make no CRI call")
-	}
-	if resized {
-		fmt.Fprintln(w, "RESIZE — NOT MODELLED: the kubelet's admission of the resize (it is taken as admitted at once: no")
-		fmt.Fprintln(w, "  PodResizePending Deferred/Infeasible), the PodResizePending and PodResizeInProgress conditions,")
-		fmt.Fprintln(w, "  status resources/allocatedResources, UpdatePodSandboxResources and the pod cgroup writes, the")
-		fmt.Fprintln(w, "  memory-usage check before a limit decrease, failed resizes. Modelled: the kubelet's decision")
-		fmt.Fprintln(w, "  (restart per resizePolicy, or UpdateContainerResources: memory, then cpu) and its actuated record.")
-	}
+	return lines, execHooks
 }
 
 // hookKind names a lifecycle handler's kind.

@@ -252,7 +252,7 @@ func runSimulate(e *env) int {
 	}
 	if *out == "json" {
 		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: s.gates.Version().String(),
-			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Timeline: s.tl}
+			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Assumptions: simAssumptions(s), Timeline: s.tl}
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "kubeletlogic simulate: %v\n", err)
@@ -283,6 +283,7 @@ type simulationDoc struct {
 	Gates          []string       `json:"gatesChanged,omitempty"`
 	Config         sim.Config     `json:"config"`
 	Pods           []sim.PodInput `json:"pods"`
+	Assumptions    []string       `json:"assumptions,omitempty"`
 	Timeline       *sim.Timeline  `json:"timeline"`
 }
 
