@@ -360,7 +360,9 @@ func TestNextHealthyKillsNothing(t *testing.T) {
 	// A pending resize (item 1 of issue 23, podactions.Actuated's default)
 	// is left out of the count.
 	resize := int64(reasons["true:resize pending"] + reasons["false:resize pending"])
-	if n.Load() >= 100 && (built.Load()+drawn.Load())*4 < n.Load()-resize {
+	// About 29 % of the draws without a pending resize are healthy; the
+	// check needs enough draws not to flake (.ci/run runs 1000).
+	if n.Load() >= 500 && (built.Load()+drawn.Load())*8 < n.Load()-resize {
 		t.Errorf("only %d of %d draws healthy (%d more with a resize pending): the property is tested too rarely", built.Load()+drawn.Load(), n.Load(), resize)
 	}
 }

@@ -229,7 +229,7 @@ func resetWords(running, removed bool) string {
 	case !removed:
 		return head + "this sync re-creates the sandbox first; its removal waits (see NEXT)"
 	case running:
-		return head + "this sync stops it (no grace) and removes it, then the pod starts again from its first init container"
+		return head + "this sync stops it (grace 0: the 2 s minimum) and removes it, then the pod starts again from its first init container"
 	}
 	return head + "this sync removes it, then the pod starts again from its first init container"
 }
