@@ -30,7 +30,8 @@
 //
 // # Question to function
 //
-//	What does the kubelet do next (start, kill, reset)?   podactions.Compute
+//	What does the kubelet do next (start, kill, reset)?   sim.Next (the whole sync, from the pod and its status)
+//	  computePodActions alone (one step of SyncPod)?        podactions.Compute
 //	Does a container restart after this exit?             restart.RestartsAfterExit
 //	When is the next restart (crash-loop back-off)?        restart.BackOffConfig.Decide, .Schedule
 //	Back-off from a kubectl status?                        restart.BackOffConfig.EntryFromStatus

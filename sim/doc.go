@@ -1,7 +1,7 @@
 // Package sim composes the kubelet's decisions over virtual time: a pod's
 // whole life on a simulated node running kubelet v1.37.2.
 //
-// Two levels:
+// Three entry points:
 //
 //   - Sync is one sync of one pod, as the pod worker runs SyncPod,
 //     SyncTerminatingPod or SyncTerminatedPod (pkg/kubelet/kubelet.go): from
@@ -11,6 +11,10 @@
 //     status, actuated resources) it returns the CRI calls the kubelet
 //     makes, the statuses it stores, how the worker requeues the pod, and
 //     the new Memory. Pure: no clock, no goroutine, no global.
+//   - Next is the front door to Sync for "what does the kubelet do next?":
+//     it takes what a user holds (the pod, with its status when at hand, and
+//     a runtime state), fills in the Memory a kubelet running the pod in
+//     steady state holds, and runs Sync (see Next for what it assumes).
 //   - Simulate runs a node: a deterministic discrete-event loop that drives
 //     pods through their lives from a Script (what each container's process
 //     does, run after run, and how long the runtime takes) and Actions (what

@@ -13,7 +13,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
-	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -183,6 +182,15 @@ type explanation struct {
 }
 
 type next struct {
+	// Function is the kubelet function the pod worker runs (SyncPod,
+	// SyncTerminatingPod, SyncTerminatedPod); Starts, Stops, Removes and
+	// Held name the containers it starts, stops, removes, and holds in
+	// crash-loop back-off (sim.Next, see next.go).
+	Function string   `json:"function"`
+	Starts   []string `json:"starts,omitempty"`
+	Stops    []string `json:"stops,omitempty"`
+	Removes  []string `json:"removes,omitempty"`
+	Held     []string `json:"heldInBackOff,omitempty"`
 	// Say are the decisions in words, one a line.
 	Say []string `json:"say"`
 	// Terminating is true when the pod is being deleted: the pod worker
@@ -289,68 +297,21 @@ func explain(in explainInput) *explanation {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 
-	// Crash-loop back-off of each container the kubelet would start.
-	entryOf := func(name string) restart.BackOffEntry {
-		if fromStatus {
-			if cs := statusOf(pod, name); cs != nil {
-				e, _ := cfg.EntryFromStatus(cs)
-				return e
-			}
-			return restart.BackOffEntry{}
-		}
-		return cfg.Replay(restart.HistoryFrom(st, name), now)
-	}
 	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod)}
 	if ips := hostIPs(pod); len(ips) > 0 {
 		statusOpts.HostIPs = ips
 	}
 	first := podstatus.Compute(pod, st, statusOpts)
-	reset := restart.RestartingAllContainers(pod, st, prevStatus(pod), first.Status.Phase, in.gates)
-	acts := podactions.Compute(pod, st, podactions.Options{Features: in.gates, RestartAllContainers: reset})
-
-	terminating := pod.DeletionTimestamp != nil
-	var holds []string
-	failures := map[string]apistatus.StartFailure{}
-	if !terminating && !acts.KillPod {
-		for _, ref := range append(append([]podactions.Ref{}, acts.InitContainersToStart...), acts.ContainersToStart...) {
-			_, c, ok := restart.KindOf(&pod.Spec, ref.Name)
-			if !ok {
-				continue
-			}
-			d := cfg.Decide(pod, c, st, entryOf(ref.Name), now)
-			if !d.Start {
-				holds = append(holds, fmt.Sprintf("but crash-loop back-off holds %s until %s (back-off %s): the kubelet reports CrashLoopBackOff until then", ref.Name, rel(d.Until), d.Delay))
-				failures[ref.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
-			} else if ex := st.NewestExited(ref.Name); ex != nil {
-				wait := "no back-off: first restart after an exit"
-				if d.Delay > 0 && !entryOf(ref.Name).IsZero() {
-					wait = fmt.Sprintf("its back-off ran out; the next one is %s", d.Delay)
-				}
-				holds = append(holds, fmt.Sprintf("%s starts again now (%s)", ref.Name, wait))
-			}
-		}
-	}
+	var failures map[string]apistatus.StartFailure
+	var oc outlookContext
+	x.Next, failures, oc = explainNext(pod, st, now, in.gates, cfg, rel)
+	// Crash-loop back-off of each container: the records the next sync
+	// holds.
+	entryOf := oc.entry
 	final := first
 	if len(failures) > 0 {
 		statusOpts.StartFailures = failures
 		final = podstatus.Compute(pod, st, statusOpts)
-	}
-
-	if terminating {
-		x.Next.Terminating = true
-		x.Next.Say = append(x.Next.Say,
-			fmt.Sprintf("terminate the pod: it is being deleted (deletionTimestamp %s), so the pod worker stops syncing it", pod.DeletionTimestamp.UTC().Format(time.RFC3339)),
-			"and kills it: every running container, then the sandbox (see BEING DELETED); nothing is started or restarted any more")
-	} else {
-		x.Next.Say = append(x.Next.Say, strings.Split(strings.TrimRight(acts.String(), "\n"), "\n")...)
-		running := len(steadyRunning(st)) > 0
-		if acts.KillPod && acts.CreateSandbox && !running {
-			x.Next.Say = append(x.Next.Say, "(the kubelet's kill step stops nothing here: nothing runs yet)")
-		}
-		if acts.KillPod && !acts.CreateSandbox {
-			x.Next.Say = append(x.Next.Say, "then the pod is done: "+afterKill(pod, st, in.gates))
-		}
-		x.Next.Say = append(x.Next.Say, holds...)
 	}
 
 	x.Status = final.Status
@@ -364,7 +325,7 @@ func explain(in explainInput) *explanation {
 
 	// Restart outlook per container.
 	for _, name := range containerNames(pod) {
-		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel))
+		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel, oc))
 	}
 	x.BackOff = backOff{Initial: cfg.Initial.String(), Max: cfg.Max.String()}
 	for _, r := range cfg.Schedule(8, 0) {
@@ -492,7 +453,7 @@ func steadyState(pod *v1.Pod) *runtimestate.Pod {
 }
 
 func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features.Set, cfg restart.BackOffConfig,
-	entryOf func(string) restart.BackOffEntry, now time.Time, rel func(time.Time) string) outlook {
+	entryOf func(string) restart.BackOffEntry, now time.Time, rel func(time.Time) string, oc outlookContext) outlook {
 	o := outlook{Name: name}
 	eff, ok := restart.EffectivePolicy(pod, name, f)
 	if !ok {
@@ -500,7 +461,11 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 	}
 	o.Kind = kindWords(eff.Kind)
 	o.Policy = policyWords(pod, eff)
-	for _, r := range eff.Rules {
+	if eff.Kind == restart.Sidecar {
+		o.Policy = sidecarPolicy(containerSpec(pod, name), f)
+	}
+	rules := outlookRules(pod, name, eff, f)
+	for _, r := range rules {
 		o.Rules = append(o.Rules, ruleWords(r))
 	}
 
@@ -524,26 +489,37 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 		if newest.RestartCount > 0 {
 			o.Now += fmt.Sprintf(" (restart count %d)", newest.RestartCount)
 		}
-		if rule, ok := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode)); ok && len(eff.Rules) > 0 {
+		if rule, ok := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode)); ok && len(rules) > 0 {
 			o.Now += fmt.Sprintf("; rule %q matches", ruleWords(rule))
 		}
 		rule, matched := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode))
 		switch {
 		case pod.DeletionTimestamp != nil:
 			o.Now += "; the pod is being deleted: not restarted"
-		case matched && len(eff.Rules) > 0 && rule.Action == v1.ContainerRestartRuleActionRestartAllContainers && f.Enabled(features.RestartAllContainersOnContainerExits):
+		case matched && len(rules) > 0 && rule.Action == v1.ContainerRestartRuleActionRestartAllContainers && f.Enabled(features.RestartAllContainersOnContainerExits):
 			o.Now += "; the whole pod restarts in place: every container is removed, then started again from the first init container"
+		case oc.resetting:
+			o.Now += "; " + resetWords(false, oc.removed[name])
+		case oc.over != "":
+			o.Now += "; " + oc.over + ": not restarted"
+		case !again && oc.started[name]:
+			o.Now += "; by its policy not restarted, " + oc.againWords()
 		case !again:
 			o.Now += "; not restarted"
 		default:
 			_, c, _ := restart.KindOf(&pod.Spec, name)
 			d := cfg.Decide(pod, c, st, entryOf(name), now)
-			if d.Start {
+			if d.Start && oc.started[name] {
 				o.Now += "; restarted now"
+			} else if d.Start {
+				o.Now += "; to be restarted, but not by this sync (see NEXT)"
 			} else {
 				o.Now += fmt.Sprintf("; restarted at %s at the earliest (back-off %s)", rel(d.Until), d.Delay)
 			}
 		}
+	}
+	if oc.resetting && newest != nil && newest.State != runtimestate.Exited && eff.Kind != restart.Ephemeral {
+		o.Now += "; " + resetWords(newest.State == runtimestate.Running, oc.removed[name])
 	}
 	return o
 }

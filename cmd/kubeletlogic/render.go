@@ -42,7 +42,11 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	}
 	fmt.Fprintf(w, "time: %s\n", at)
 
-	fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync\n")
+	if x.Next.Function != "" {
+		fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync (%s)\n", x.Next.Function)
+	} else {
+		fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync\n")
+	}
 	for _, l := range x.Next.Say {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
