@@ -36,6 +36,9 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	}
 	fmt.Fprintf(w, "kubelet %s with %s\n", x.KubeletVersion, gates)
 	fmt.Fprintf(w, "runtime: %s\n", x.Runtime)
+	for _, a := range x.Assumed {
+		fmt.Fprintf(w, "  assumed: %s\n", a)
+	}
 	at := x.At + " after the pod's start"
 	if x.Now != nil {
 		at += " (" + x.Now.Format("2006-01-02T15:04:05Z") + ")"
