@@ -718,4 +718,3 @@ func runtimeTypeOf(pod *v1.Pod) string {
 	}
 	return apistatus.DefaultRuntimeType
 }
-
