@@ -181,8 +181,8 @@ type Call struct {
 	// so the hook started at At - Waited - PreStop.
 	PreStop time.Duration `json:"preStop,omitempty"`
 	Waited  time.Duration `json:"waited,omitempty"`
-	// Exit is, for StopContainer, how the process ended: the exit code
-	// and whether the runtime had to SIGKILL it.
+	// ExitCode and Killed are, for StopContainer, how the process ended:
+	// the exit code and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
 	Killed   bool  `json:"killed,omitempty"`
 }
