@@ -41,6 +41,8 @@
 //	The conditions alone?                                  conditions.Generate
 //	The container statuses alone?                          apistatus.Compute
 //	kubectl's STATUS column?                               kubectlstatus.Compute
+//	kubectl's READY, RESTARTS columns (the whole row)?     kubectlstatus.Ready, Restarts (Columns)
+//	The runtime state from `kubectl get pod -o yaml`?      podstatus.RuntimeFromStatus
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
