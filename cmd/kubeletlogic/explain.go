@@ -152,6 +152,9 @@ type explanation struct {
 	Kind           string   `json:"kind"`
 	KubeletVersion string   `json:"kubeletVersion"`
 	Gates          []string `json:"gatesChanged,omitempty"`
+	// Warnings name the features of the pod that this kubelet does not
+	// honour because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
 	Pod            string   `json:"pod"`
 	From           string   `json:"from"`
 	Runtime        string   `json:"runtime"`
@@ -240,6 +243,7 @@ func explain(in explainInput) *explanation {
 	if pod.Namespace != "" {
 		x.Pod = pod.Namespace + "/" + pod.Name
 	}
+	x.Warnings = gateWarnings(pod, in.gates)
 
 	// The runtime state: given, read off the status, or none.
 	st, fromStatus := in.st, false

@@ -91,3 +91,28 @@ func section(out, name string) string {
 	}
 	return s
 }
+
+// TestGateOffWarning: a pod using a RestartAllContainers rule, explained,
+// simulated or checked as kubelet v1.35 (where the gate is off by
+// default), is told so, with what that kubelet does instead; as v1.37 it
+// is not.
+func TestGateOffWarning(t *testing.T) {
+	for _, cmd := range [][]string{
+		{"explain", "-f", ex + "restartall-42.yaml"},
+		{"simulate", "-f", ex + "restartall-42.yaml", "--for", "10s"},
+		{"check", "-f", ex + "restartall-42.yaml"},
+	} {
+		out, errOut, code := runCmd(append(cmd, "--kubelet-version", "1.35"), "")
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", cmd, code, errOut)
+		}
+		if !strings.Contains(out, "warning: ") || !strings.Contains(out, "RestartAllContainersOnContainerExits is off by default in kubelet v1.35.4") ||
+			!strings.Contains(out, "trainer: its restartPolicy Never") {
+			t.Errorf("%v --kubelet-version 1.35 gives no warning about the gate:\n%s", cmd, out)
+		}
+		out, _, _ = runCmd(cmd, "")
+		if strings.Contains(out, "warning: ") {
+			t.Errorf("%v on v1.37 warns:\n%s", cmd, out)
+		}
+	}
+}
