@@ -155,9 +155,9 @@ type explanation struct {
 	// Warnings name the features of the pod that this kubelet does not
 	// honour because their gate is off (podactions.GatesOff).
 	Warnings []string `json:"warnings,omitempty"`
-	Pod            string   `json:"pod"`
-	From           string   `json:"from"`
-	Runtime        string   `json:"runtime"`
+	Pod      string   `json:"pod"`
+	From     string   `json:"from"`
+	Runtime  string   `json:"runtime"`
 	// Assumed is what a runtime state read off the pod's status takes as
 	// given (podstatus.StatusView.Assumed).
 	Assumed []string `json:"assumed,omitempty"`
