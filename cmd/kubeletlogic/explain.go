@@ -152,15 +152,9 @@ type explanation struct {
 	Kind           string   `json:"kind"`
 	KubeletVersion string   `json:"kubeletVersion"`
 	Gates          []string `json:"gatesChanged,omitempty"`
-	// Warnings name the features of the pod that this kubelet does not
-	// honour because their gate is off (podactions.GatesOff).
-	Warnings []string `json:"warnings,omitempty"`
-	Pod      string   `json:"pod"`
-	From     string   `json:"from"`
-	Runtime  string   `json:"runtime"`
-	// Assumed is what a runtime state read off the pod's status takes as
-	// given (podstatus.StatusView.Assumed).
-	Assumed []string `json:"assumed,omitempty"`
+	Pod            string   `json:"pod"`
+	From           string   `json:"from"`
+	Runtime        string   `json:"runtime"`
 	// At is the time explained, after the pod's start; Now the clock then
 	// (absent when the inputs hold no time at all).
 	At  string     `json:"at"`
@@ -173,6 +167,13 @@ type explanation struct {
 	Containers    []outlook      `json:"containers"`
 	BackOff       backOff        `json:"crashLoopBackOff"`
 	Deletion      deletionReport `json:"deletion"`
+
+	// Warnings name the features of the pod that this kubelet does not
+	// honour because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
+	// Assumed is what a runtime state read off the pod's status takes as
+	// given (podstatus.StatusView.Assumed).
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 type next struct {
