@@ -61,8 +61,10 @@ type PodInput struct {
 	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
 	// missing UID is derived from the name; a pod the API server would
 	// reject (validation.Pod) is an error. A pod whose
-	// kubernetes.io/config.source annotation is not "api" is a static pod:
-	// it has no API object.
+	// kubernetes.io/config.source annotation is present and is not "api"
+	// (a file or URL source) is a static pod: it has no API object. A pod
+	// without the annotation is an API pod, as the kubelet's IsStaticPod
+	// reads a missing source (phase.IsStaticPod).
 	Pod *v1.Pod `json:"pod"`
 	// At is when the kubelet receives the pod.
 	At Duration `json:"at,omitempty"`

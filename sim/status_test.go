@@ -11,6 +11,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestWatchRowOnEveryChange: kubectl get -w prints a row for every change
@@ -118,4 +119,46 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestConfigSourceRule: the rule PodInput.Pod's doc gives for static pods
+// is the one Simulate follows: a pod without the config.source annotation
+// and one with "api" get an API object, one with "file" does not.
+func TestConfigSourceRule(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "node.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == "PodInput" {
+			for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+				if len(fl.Names) > 0 && fl.Names[0].Name == "Pod" && fl.Doc != nil {
+					doc = strings.Join(strings.Fields(fl.Doc.Text()), " ")
+				}
+			}
+		}
+		return true
+	})
+	for _, want := range []string{`annotation is present and is not "api"`, "without the annotation is an API pod"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("PodInput.Pod's doc does not say %q:\n%s", want, doc)
+		}
+	}
+	for _, tc := range []struct {
+		annotations map[string]string
+		api         bool
+	}{{nil, true}, {map[string]string{"kubernetes.io/config.source": "api"}, true}, {map[string]string{"kubernetes.io/config.source": "file"}, false}} {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", Annotations: tc.annotations},
+			Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}}}
+		tl, err := Simulate(Config{For: 5 * Duration(time.Second)}, []PodInput{{Pod: pod}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, hasAPI := tl.First("p", func(e Entry) bool { return e.Kind == KindAPI })
+		if hasAPI != tc.api {
+			t.Errorf("annotations %v: API object %v, want %v", tc.annotations, hasAPI, tc.api)
+		}
+	}
 }
