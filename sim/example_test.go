@@ -10,7 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
-func sec(s float64) sim.Duration { return sim.Duration(s * float64(time.Second)) }
+func sec(s float64) sim.Duration { return sim.Seconds(s) }
 
 // apiPod is a pod that came from the API server.
 func apiPod(name string, spec v1.PodSpec) *v1.Pod {
@@ -68,7 +68,7 @@ func Example_jobSidecarCrash() {
 // time, and what does kubectl get pod -w show meanwhile?"
 func Example_crashLoop() {
 	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1.2"}}})
-	tl, err := sim.Simulate(sim.Config{Seed: 1, For: sim.Duration(20 * time.Minute)}, []sim.PodInput{{
+	tl, err := sim.Simulate(sim.Config{Seed: 1, For: 20 * sim.Minute}, []sim.PodInput{{
 		Pod:    pod,
 		Script: sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(2), ExitCode: 1}}}}},
 	}})

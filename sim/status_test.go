@@ -152,7 +152,7 @@ func TestConfigSourceRule(t *testing.T) {
 	}{{nil, true}, {map[string]string{"kubernetes.io/config.source": "api"}, true}, {map[string]string{"kubernetes.io/config.source": "file"}, false}} {
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", Annotations: tc.annotations},
 			Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}}}
-		tl, err := Simulate(Config{For: 5 * Duration(time.Second)}, []PodInput{{Pod: pod}})
+		tl, err := Simulate(Config{For: 5 * Second}, []PodInput{{Pod: pod}})
 		if err != nil {
 			t.Fatal(err)
 		}
