@@ -150,7 +150,9 @@ type Entry struct {
 	Kind EntryKind `json:"kind"`
 	// Message says what happened in words.
 	Message string `json:"message,omitempty"`
-	Call    *Call  `json:"call,omitempty"`
+	// Call is, on a KindCRI entry, the call; its At and Done count from
+	// the start of the simulation, as At does (Call.At equals At).
+	Call *Call `json:"call,omitempty"`
 	// Status is the pod's status and how kubectl shows it.
 	Status *StatusEntry `json:"status,omitempty"`
 	// Probe is a committed probe result.

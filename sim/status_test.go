@@ -162,3 +162,57 @@ func TestConfigSourceRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCallTimes: a call's At and Done count from the start of what holds
+// it, as Call's doc says: in a Timeline from the simulation's start (the
+// call's At is its entry's At), in a SyncOutput from the sync's start.
+func TestCallTimes(t *testing.T) {
+	var doc string
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "sync.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == "Call" {
+			for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+				if len(fl.Names) > 0 && fl.Names[0].Name == "At" && fl.Doc != nil {
+					doc = strings.Join(strings.Fields(fl.Doc.Text()), " ")
+				}
+			}
+		}
+		return true
+	})
+	for _, want := range []string{"in SyncOutput.Calls from the start of the sync", "in a Timeline entry from the start of the simulation"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("Call.At's doc does not say %q:\n%s", want, doc)
+		}
+	}
+
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}}}
+	script := Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{ExitAfter: 2 * Second, ExitCode: 1}}}}}
+	tl, err := Simulate(Config{For: 40 * Second}, []PodInput{{Pod: pod, At: 3 * Second, Script: script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, e := range tl.Entries {
+		if e.Kind != KindCRI {
+			continue
+		}
+		calls++
+		if e.Call == nil || e.Call.At != e.At || e.Call.Done < e.Call.At {
+			t.Errorf("entry at %s: call %+v", e.At, e.Call)
+		}
+	}
+	if calls < 5 {
+		t.Errorf("%d CRI calls: the crash loop did not run", calls)
+	}
+	out := Sync(SyncInput{Pod: pod, Now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
+	for _, c := range out.Calls {
+		if c.At < 0 || c.Done > out.Duration {
+			t.Errorf("sync call %+v outside the sync's %s", c, out.Duration)
+		}
+	}
+}
