@@ -10,6 +10,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/captured"
@@ -280,5 +281,28 @@ func TestRuntimeFromStatusAssumptions(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("Assumed does not say %q:\n%s", want, all)
 		}
+	}
+}
+
+// TestRuntimeFromStatusPodLevel: the pod-level record is the status's
+// pod-level resources for a pod that sets some (a pod-level resize in
+// flight shows), none for a pod that sets none (the kubelet writes {}
+// there, which is no record).
+func TestRuntimeFromStatusPodLevel(t *testing.T) {
+	q := func(s string) v1.ResourceList { return v1.ResourceList{v1.ResourceCPU: resource.MustParse(s)} }
+	running := []v1.ContainerStatus{{Name: "app", ContainerID: "containerd://c1", State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}}}
+	pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app"}}, Resources: &v1.ResourceRequirements{Limits: q("2")}},
+		Status: v1.PodStatus{Phase: v1.PodRunning, ContainerStatuses: running, Resources: &v1.ResourceRequirements{Limits: q("1")}}}
+	v := podstatus.RuntimeFromStatus(pod)
+	if v.Actuated.Pod == nil || !v.Actuated.Pod.Limits.Cpu().Equal(resource.MustParse("1")) {
+		t.Errorf("pod-level record %v, want the status's cpu limit 1", v.Actuated.Pod)
+	}
+	pod.Status.Resources = nil
+	if v := podstatus.RuntimeFromStatus(pod); v.Actuated.Pod == nil || !v.Actuated.Pod.Limits.Cpu().Equal(resource.MustParse("2")) {
+		t.Errorf("without status resources: %v, want the spec's", v.Actuated.Pod)
+	}
+	pod.Spec.Resources, pod.Status.Resources = nil, &v1.ResourceRequirements{}
+	if v := podstatus.RuntimeFromStatus(pod); v.Actuated.Pod != nil {
+		t.Errorf("a pod without pod-level resources: record %v", v.Actuated.Pod)
 	}
 }
