@@ -162,6 +162,7 @@ func Example_deleteWithSidecar() {
 	//    0.300s  api  StartContainer sidecar api-sidecar-0
 	//    0.368s  api  CreateContainer app (restart 0) -> api-app-0
 	//    0.379s  api  StartContainer app api-app-0
+	//   60.000s  api  ExecSync app api-app-0 (preStop hook, 4s)
 	//   64.000s  api  StopContainer app api-app-0 timeout 16s (SIGKILL)
 	//   80.000s  api  StopContainer sidecar api-sidecar-0 timeout 2s
 	//   80.100s  api  StopPodSandbox api-sandbox-0

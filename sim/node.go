@@ -96,6 +96,11 @@ type Action struct {
 	KillSandbox bool `json:"killSandbox,omitempty"`
 	// AddEphemeral adds an ephemeral container (kubectl debug).
 	AddEphemeral *v1.EphemeralContainer `json:"addEphemeral,omitempty"`
+	// Resize resizes containers in place (kubectl patch pod --subresource
+	// resize): by container name, the requests and limits to set; each
+	// one given replaces the container's own. The kubelet is taken to
+	// admit it at once; see resize.go's notes for what is modelled.
+	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
 }
 
 func (a Action) String() string {
@@ -114,6 +119,8 @@ func (a Action) String() string {
 		return "kill sandbox"
 	case a.AddEphemeral != nil:
 		return "add ephemeral container " + a.AddEphemeral.Name
+	case a.Resize != nil:
+		return "resize " + resizeWords(a.Resize)
 	}
 	return "nothing"
 }
@@ -405,6 +412,18 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		if err := in.Script.validate(); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
+		if err := in.Script.checkMeaning(); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := checkNames(p.pod, in); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := in.Script.checkHooks(p.pod); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := checkResizes(p.pod, in.Actions, cfg.Kubelet.Features); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
 		key := p.pod.Namespace + "/" + p.pod.Name
 		if names[key] {
 			return nil, fmt.Errorf("sim: two pods named %s", key)
@@ -565,7 +584,7 @@ func (p *podSim) add() {
 
 func (p *podSim) act(a Action) {
 	n := p.n
-	n.log(p, KindAction, n.now, a.String())
+	entry := n.log(p, KindAction, n.now, a.String())
 	switch {
 	case a.Delete != nil:
 		if p.static || p.apiGone {
@@ -609,8 +628,12 @@ func (p *podSim) act(a Action) {
 			in := p.rt.containers[i]
 			if in.c.Name == a.KillContainer && in.c.State == runtimestate.Running {
 				p.exit(in, 137, n.now)
+				entry = nil
 				break
 			}
+		}
+		if entry != nil {
+			entry.Message += ": no running instance, nothing killed"
 		}
 	case a.KillSandbox:
 		for i := range p.rt.sandboxes {
@@ -623,6 +646,8 @@ func (p *podSim) act(a Action) {
 		apidefaults.Pod(pod)
 		p.pod = pod
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
+	case a.Resize != nil:
+		p.resize(a.Resize)
 	}
 }
 
@@ -725,6 +750,7 @@ func (p *podSim) tryRun() {
 		Delays:     p.in.Script.Runtime,
 		Logs:       p.rt.logMax(),
 		Created:    p.created,
+		Behaviours: p.in.Script.Containers,
 	})
 	n.tl.Syncs++
 	msg := work.String()
@@ -846,6 +872,10 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 func (p *podSim) apply(c Call, start time.Time) {
 	n := p.n
 	done := start.Add(c.Done)
+	if c.Method == "ExecSync" || c.Method == "UpdateContainerResources" {
+		// Neither changes what a relist sees.
+		return
+	}
 	p.markDirty()
 	switch c.Method {
 	case "RunPodSandbox":

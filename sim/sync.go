@@ -115,7 +115,10 @@ func (k Kubelet) relistPeriod() time.Duration {
 	return time.Second
 }
 
-// SyncInput is everything one sync of one pod reads.
+// SyncInput is everything one sync of one pod reads. Sync ignores a key of
+// its maps that matches nothing (a probe result keyed by container name
+// instead of instance ID, say): call Validate first to have such keys
+// reported.
 type SyncInput struct {
 	// Pod is the pod as the kubelet's pod manager holds it (API defaults
 	// applied).
@@ -143,6 +146,11 @@ type SyncInput struct {
 	// Created counts, per container name, the instances created so far;
 	// the simulated runtime numbers a container's instances with it.
 	Created map[string]int
+	// Behaviours are what the containers do, by name (Script.Containers):
+	// the sync reads them for the instances it creates (how long their
+	// postStart hook runs and whether it fails). A container not listed
+	// has hooks that return at once and succeed.
+	Behaviours map[string]Behaviour
 }
 
 // Call is one CRI call the kubelet makes.
@@ -155,7 +163,9 @@ type Call struct {
 	At   time.Duration `json:"at"`
 	Done time.Duration `json:"done"`
 	// Method is the CRI method: RunPodSandbox, StopPodSandbox,
-	// CreateContainer, StartContainer, StopContainer, RemoveContainer.
+	// CreateContainer, StartContainer, StopContainer, RemoveContainer,
+	// ExecSync (an exec postStart or preStop hook; exec probes are not
+	// listed), UpdateContainerResources (an in-place resize).
 	Method string `json:"method"`
 	// Name is the container's name (empty for sandbox calls), ID the
 	// instance or sandbox the call acts on (for RunPodSandbox and
@@ -188,6 +198,14 @@ type Call struct {
 	// the exit code and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
 	Killed   bool  `json:"killed,omitempty"`
+	// Hook is, for ExecSync, the lifecycle hook the call runs: "postStart"
+	// or "preStop". The call lasts as long as the hook's command (Done -
+	// At); HookFailed says the command failed.
+	Hook       string `json:"hook,omitempty"`
+	HookFailed bool   `json:"hookFailed,omitempty"`
+	// Resources are, for UpdateContainerResources, the values the call
+	// sets.
+	Resources *ContainerResources `json:"resources,omitempty"`
 }
 
 func (c Call) String() string {
@@ -198,6 +216,8 @@ func (c Call) String() string {
 		fmt.Fprintf(&b, " attempt %d -> %s", c.Attempt, c.ID)
 	case c.Method == "CreateContainer":
 		fmt.Fprintf(&b, " %s (restart %d) -> %s", c.Name, c.RestartCount, c.ID)
+	case c.Method == "ExecSync" || c.Method == "UpdateContainerResources":
+		fmt.Fprintf(&b, " %s %s%s", c.Name, c.ID, c.detail())
 	case c.Name != "":
 		fmt.Fprintf(&b, " %s %s", c.Name, c.ID)
 	default:
@@ -284,8 +304,14 @@ type StoredStatus struct {
 // (doBackOff), kills through the termination timeline (termination.Plan,
 // StopTimeout).
 //
-// Not modelled: image pulls (instant), volumes, in-place resize actuation,
-// PostStart hooks, and start failures other than back-off.
+// PostStart hooks run after StartContainer and the sync waits for them; a
+// failed one kills the container (FailedPostStartHook) and is a start
+// failure (PostStartHookError). In-place resizes are UpdateContainerResources
+// calls (doPodResizeAction), memory before cpu.
+//
+// Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
+// resize (UpdatePodSandboxResources and the cgroup writes) and its
+// failures, and start failures other than back-off and postStart hooks.
 func Sync(in SyncInput) SyncOutput {
 	in.Delays = in.Delays.orDefault()
 	if in.Runtime == nil {
@@ -523,6 +549,7 @@ func (s *syncer) syncPod() {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 	var backOffUntil time.Time
+	startFailed := false
 	created := map[string]int{}
 	start := func(c *v1.Container, kind string) bool {
 		key := restart.BackOffKey(pod, c)
@@ -546,7 +573,8 @@ func (s *syncer) syncPod() {
 		} else if n, ok := in.Logs[c.Name]; ok {
 			restartCount = n + 1
 		}
-		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, in.Created[c.Name]+created[c.Name])
+		instance := in.Created[c.Name] + created[c.Name]
+		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, instance)
 		created[c.Name]++
 		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
@@ -554,8 +582,14 @@ func (s *syncer) syncPod() {
 		if kind != "ephemeral" {
 			m.Actuated.Containers[c.Name] = *c.Resources.DeepCopy()
 		}
+		if !s.postStart(c, id, in.Behaviours[c.Name].run(instance)) {
+			startFailed = true
+			return false
+		}
 		return true
 	}
+	// Step 6 of the runtime's SyncPod: in-place resizes, before any start.
+	s.resize(acts)
 	for _, r := range acts.EphemeralContainersToStart {
 		if r.Index < len(pod.Spec.EphemeralContainers) {
 			ec := v1.Container(pod.Spec.EphemeralContainers[r.Index].EphemeralContainerCommon)
@@ -584,6 +618,12 @@ func (s *syncer) syncPod() {
 		s.out.Result.Err = true
 		s.out.Requeue = RequeueBackOff
 		s.out.BackOffUntil = backOffUntil
+		return
+	}
+	if startFailed {
+		// A failed postStart hook is an error without a back-off time.
+		s.out.Result.Err = true
+		s.out.Requeue = RequeueError
 		return
 	}
 	s.out.Requeue = RequeueSuccess
@@ -718,10 +758,16 @@ func (s *syncer) applyKill(t termination.Timeline) {
 	}
 	var calls []timed
 	end := time.Duration(0)
+	hooks := s.preStops()
 	for _, k := range t.Containers {
 		if k.Error != "" {
 			s.out.Messages = append(s.out.Messages, fmt.Sprintf("cannot kill %s: %s", k.Name, k.Error))
 			continue
+		}
+		if k.Stop.PreStopRan {
+			if hc, ok := s.preStopExec(containerByName(s.pod, k.Name), k.Name, k.ID, base, hooks[k.Name], base+k.Exit); ok {
+				calls = append(calls, timed{0, hc})
+			}
 		}
 		timeout := k.Stop.Timeout
 		exit := k.Exit
@@ -759,13 +805,20 @@ func (s *syncer) applyKill(t termination.Timeline) {
 
 // stopContainer is killContainer for one instance, waited for in SyncPod.
 func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, override *int64) {
-	run := s.in.Containers[id]
+	s.stopInstance(name, id, c, grace, override, s.in.Containers[id], false)
+}
+
+// stopInstance is killContainer for one instance that behaves as run;
+// exited says its process has already ended (StopContainer then returns at
+// once, and an exec or httpGet preStop hook fails at once).
+func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, override *int64, run Run, exited bool) {
 	hasPreStop := c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil
 	var preStop time.Duration
-	if hasPreStop {
+	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
 		preStop = hookDuration(c, run)
 	}
 	st := termination.StopTimeout(grace, override, hasPreStop, preStop, false, 0, s.in.Kubelet.Features)
+	hookAt := s.clock
 	if st.PreStopRan {
 		s.clock += st.PreStopElapsed
 	}
@@ -774,6 +827,12 @@ func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, ov
 	code := run.TermExitCode
 	if killed {
 		code = 137
+	}
+	if exited {
+		exit, killed, code = 0, false, run.ExitCode
+	}
+	if st.PreStopRan {
+		s.preStopCall(c, name, id, hookAt, preStop, s.clock+exit)
 	}
 	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
 	if st.PreStopRan {

@@ -21,6 +21,9 @@ type checkReport struct {
 	Phase         v1.PodPhase          `json:"phase"`
 	KubectlStatus string               `json:"kubectlStatus"`
 	Mismatches    []podstatus.Mismatch `json:"mismatches,omitempty"`
+	// TakenAsGiven are the parts of the status check reads as they are
+	// (see takenAsGiven).
+	TakenAsGiven []string `json:"takenAsGiven,omitempty"`
 	// Warnings name the features of the pod this kubelet does not honour
 	// because their gate is off (podactions.GatesOff).
 	Warnings []string `json:"warnings,omitempty"`
@@ -85,7 +88,7 @@ func runCheck(e *env) int {
 			fmt.Fprintln(e.stdout, "(the API server, the scheduler, or a kubelet rejecting the pod at admission wrote it)")
 		case "consistent":
 			fmt.Fprintf(e.stdout, "consistent: a kubelet %s could have written this status for this spec\n", r.KubeletVersion)
-			fmt.Fprintf(e.stdout, "(phase %s, kubectl STATUS %s)\n", r.Phase, r.KubectlStatus)
+			fmt.Fprintf(e.stdout, "(phase %s, kubectl STATUS %s), with the parts below taken as given\n", r.Phase, r.KubectlStatus)
 		default:
 			n := len(r.Mismatches)
 			word := "fields"
@@ -97,6 +100,12 @@ func runCheck(e *env) int {
 			for _, m := range r.Mismatches {
 				fmt.Fprintln(e.stdout)
 				fmt.Fprint(e.stdout, m.String())
+			}
+		}
+		if len(r.TakenAsGiven) > 0 {
+			fmt.Fprintln(e.stdout, "\ntaken as given (the API status does not show the runtime; explain --runtime FILE reads it):")
+			for _, g := range r.TakenAsGiven {
+				fmt.Fprintf(e.stdout, "  - %s\n", g)
 			}
 		}
 	}
@@ -117,7 +126,9 @@ func check(lp loadedPod, set features.Set) checkReport {
 	}
 	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
 	r.Mismatches = podstatus.Check(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
-	r.KubectlStatus = podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal}).KubectlStatus
+	rec := podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
+	r.KubectlStatus = rec.KubectlStatus
+	r.TakenAsGiven = takenAsGiven(pod, set, rec, terminal)
 	r.Verdict = "consistent"
 	if len(r.Mismatches) > 0 {
 		r.Verdict = "inconsistent"

@@ -59,12 +59,14 @@ func (a *atFlag) Set(s string) error {
 }
 
 func runExplain(e *env) int {
-	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [-o text|json|yaml]")
+	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [--resize cpu=500m,memory=256Mi] [-o text|json|yaml]")
 	file := fs.String("f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input; none: a built-in sample")
 	rtFile := fs.String("runtime", "", "what the container runtime reports about the pod (sandboxes and container instances, YAML or JSON); none: read off the pod's status, or a pod just admitted")
 	gates := addGateFlags(fs)
 	var at atFlag
 	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
+	var resize explainResizeFlag
+	fs.Var(&resize, "resize", "what the kubelet does with the running pod after an in-place resize, as simulate's --resize: [container:]cpu=500m,memory=256Mi (no container: each one; cpu= sets the request, the limit or both, whichever it has; requests.cpu=, limits.memory= one value); repeatable")
 	out := fs.String("o", "text", "output: text, json or yaml")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -109,7 +111,13 @@ func runExplain(e *env) int {
 			}
 			in.st, in.stFrom = st, *rtFile
 		}
-		all = append(all, explain(in))
+		x := explain(in)
+		if len(resize.specs) > 0 {
+			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.specs, set); err != nil {
+				return inputFailed(e, "explain", err)
+			}
+		}
+		all = append(all, x)
 	}
 	switch *out {
 	case "json", "yaml":
@@ -165,8 +173,12 @@ type explanation struct {
 	Status        v1.PodStatus   `json:"status"`
 	KubectlStatus string         `json:"kubectlStatus"`
 	Containers    []outlook      `json:"containers"`
+	Probes        probesReport   `json:"probes,omitzero"`
 	BackOff       backOff        `json:"crashLoopBackOff"`
 	Deletion      deletionReport `json:"deletion"`
+	Resize        *resizeReport  `json:"resize,omitempty"`
+	// Assumptions are what the answers take for granted.
+	Assumptions []string `json:"assumptions,omitempty"`
 
 	// Warnings name the features of the pod that this kubelet does not
 	// honour because their gate is off (podactions.GatesOff).
@@ -369,6 +381,8 @@ func explain(in explainInput) *explanation {
 		x.BackOff.Restarts = append(x.BackOff.Restarts, "+"+r.Start.String())
 	}
 
+	x.Probes = explainProbes(pod, st, start, now, in.gates, rel)
+	x.Assumptions = explainAssumptions(pod, &x.Probes)
 	x.Deletion = deletion(pod, st, in.st == nil && !fromStatus, in.gates)
 	return x
 }

@@ -96,6 +96,9 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	fmt.Fprintf(w, "  restarts at %s after its first start\n", strings.Join(x.BackOff.Restarts, ", "))
 	fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
 
+	writeProbes(w, &x.Probes)
+	writeResize(w, x.Resize)
+
 	d := x.Deletion
 	head := "IF DELETED NOW"
 	if x.Next.Terminating {
@@ -123,6 +126,7 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	if d.MayDeleteNow != nil {
 		fmt.Fprintf(w, "  now: %s\n", d.MayDeleteNow.Why)
 	}
+	writeAssumptions(w, x.Assumptions)
 }
 
 // stateWords renders one container status in words.

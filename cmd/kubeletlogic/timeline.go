@@ -15,7 +15,7 @@ import (
 )
 
 func runTimeline(e *env) int {
-	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [-o svg|html]")
+	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m --resize-at 30s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [-o svg|html]")
 	f := addSimFlags(fs)
 	out := fs.String("o", "svg", "output: svg (a picture) or html (a page with the picture, kubectl get pod -w and the CRI calls); both self-contained")
 	if code := parseFlags(e, fs); code >= 0 {
