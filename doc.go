@@ -43,6 +43,8 @@
 //	The conditions alone?                                  conditions.Generate
 //	The container statuses alone?                          apistatus.Compute
 //	kubectl's STATUS column?                               kubectlstatus.Compute
+//	kubectl's READY, RESTARTS columns (the whole row)?     kubectlstatus.Ready, Restarts (Columns)
+//	The runtime state from `kubectl get pod -o yaml`?      podstatus.RuntimeFromStatus
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit

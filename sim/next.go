@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -37,6 +38,11 @@ type NextOptions struct {
 	// a readiness probe then reads not ready, a startup probe not started,
 	// as right after the kubelet started. A non-nil map is taken as it is.
 	Probes map[string]probe.Results
+	// Actuated, when not nil, is the kubelet's actuated-resources record
+	// (as podstatus.RuntimeFromStatus reads it off the status's
+	// resources). Nil: the record the kubelet initialises from the spec
+	// (InitializeActuatedPod). Ignored when Memory is given.
+	Actuated *podactions.Actuated
 	// Memory, when not nil, is the kubelet's remembered state, taken as it
 	// is (the faithful reading: a nil Memory.Worker is a pod the worker has
 	// never seen, an empty Memory.BackOff no crash-loop records). Nil:
@@ -96,8 +102,8 @@ type NextResult struct {
 //     status that shows a start failure (CrashLoopBackOff, image pull and
 //     create errors), as the kubelet wrote them from that cache;
 //   - probe results: see NextOptions.Probes;
-//   - actuated resources: none given (the zero podactions.Actuated), which
-//     podactions reads as the resources of the spec;
+//   - actuated resources: NextOptions.Actuated, else none given (the zero
+//     podactions.Actuated), which reads as the resources of the spec;
 //   - the grace period of SyncTerminatingPod: the one UpdatePod stores.
 //
 // Next never panics. A nil pod gives an output with Requeue RequeueNever
@@ -117,6 +123,9 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 		}
 	} else {
 		in.Memory, in.Grace = steadyMemory(pod, st, o.Probes, in.Now, in.Kubelet)
+		if o.Actuated != nil {
+			in.Memory.Actuated = *o.Actuated
+		}
 	}
 	if o.Probes != nil {
 		in.Memory.Probes = o.Probes

@@ -61,8 +61,10 @@ type PodInput struct {
 	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
 	// missing UID is derived from the name; a pod the API server would
 	// reject (validation.Pod) is an error. A pod whose
-	// kubernetes.io/config.source annotation is not "api" is a static pod:
-	// it has no API object.
+	// kubernetes.io/config.source annotation is present and is not "api"
+	// (a file or URL source) is a static pod: it has no API object. A pod
+	// without the annotation is an API pod, as the kubelet's IsStaticPod
+	// reads a missing source (phase.IsStaticPod).
 	Pod *v1.Pod `json:"pod"`
 	// At is when the kubelet receives the pod.
 	At Duration `json:"at,omitempty"`
@@ -155,7 +157,9 @@ type Entry struct {
 	Kind EntryKind `json:"kind"`
 	// Message says what happened in words.
 	Message string `json:"message,omitempty"`
-	Call    *Call  `json:"call,omitempty"`
+	// Call is, on a KindCRI entry, the call; its At and Done count from
+	// the start of the simulation, as At does (Call.At equals At).
+	Call *Call `json:"call,omitempty"`
 	// Status is the pod's status and how kubectl shows it.
 	Status *StatusEntry `json:"status,omitempty"`
 	// Probe is a committed probe result.
@@ -202,12 +206,17 @@ const (
 
 // StatusEntry is one stored status.
 type StatusEntry struct {
-	// Ready, Status, Restarts are kubectl get pod's READY, STATUS and
-	// RESTARTS columns.
-	Ready    string       `json:"ready"`
-	Column   string       `json:"column"`
-	Restarts int32        `json:"restarts"`
-	Status   v1.PodStatus `json:"status"`
+	// Ready, Column and Restarts are kubectl get pod's READY and STATUS
+	// cells and the number of its RESTARTS cell (kubectlstatus.Ready,
+	// Compute and RestartCount); RestartsColumn is the whole RESTARTS cell
+	// at the entry's time, "(<age> ago)" included (kubectlstatus.Restarts;
+	// empty in timelines written before it was added).
+	Ready          string `json:"ready"`
+	Column         string `json:"column"`
+	Restarts       int32  `json:"restarts"`
+	RestartsColumn string `json:"restartsColumn,omitempty"`
+	// Status is the stored status itself.
+	Status v1.PodStatus `json:"status"`
 	// Generation is the pod's metadata.generation when the status was
 	// stored (the API server bumps it when it sets the deletion timestamp
 	// and when an ephemeral container is added).
@@ -1240,32 +1249,9 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 	// shares st.
 	view := *p.pod
 	view.Status = st
-	ready, total, restarts := readyCount(p.pod, st)
-	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(&view), Restarts: restarts, Status: st, Generation: p.pod.Generation}
-}
-
-// readyCount is kubectl's READY (ready and total containers, native
-// sidecars counted) and RESTARTS (summed over every container).
-func readyCount(pod *v1.Pod, st v1.PodStatus) (ready, total int, restarts int32) {
-	total = len(pod.Spec.Containers)
-	for _, cs := range st.ContainerStatuses {
-		if cs.Ready {
-			ready++
-		}
-		restarts += cs.RestartCount
-	}
-	for _, cs := range st.InitContainerStatuses {
-		restarts += cs.RestartCount
-		for _, c := range pod.Spec.InitContainers {
-			if c.Name == cs.Name && c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-				total++
-				if cs.Ready {
-					ready++
-				}
-			}
-		}
-	}
-	return ready, total, restarts
+	restarts, _ := kubectlstatus.RestartCount(&view)
+	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
+		RestartsColumn: kubectlstatus.Restarts(&view, p.n.now), Status: st, Generation: p.pod.Generation}
 }
 
 // writeAPI writes the cached status to the API object, holding back a

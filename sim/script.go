@@ -11,6 +11,9 @@ import (
 
 // Duration is a time.Duration that reads and writes as Go duration text
 // ("1.5s", "2m") in JSON and YAML, and also reads a number of seconds.
+// Write one with the package's units (20 * sim.Minute, sim.Seconds(1.5));
+// it has time.Duration's String, Seconds, Milliseconds, Round and
+// Truncate, and D returns it as a time.Duration.
 type Duration time.Duration
 
 // D returns d as a time.Duration.

@@ -155,8 +155,11 @@ type SyncInput struct {
 
 // Call is one CRI call the kubelet makes.
 type Call struct {
-	// At is when the call is made and Done when it returns, as offsets
-	// from the start of the sync.
+	// At is when the call is made and Done when it returns. Like every
+	// time in sim they count from the start of what holds them: in
+	// SyncOutput.Calls from the start of the sync (SyncInput.Now), in a
+	// Timeline entry from the start of the simulation (Timeline.Start),
+	// like Entry.At, which equals the call's At there.
 	At   time.Duration `json:"at"`
 	Done time.Duration `json:"done"`
 	// Method is the CRI method: RunPodSandbox, StopPodSandbox,
@@ -191,8 +194,8 @@ type Call struct {
 	// so the hook started at At - Waited - PreStop.
 	PreStop time.Duration `json:"preStop,omitempty"`
 	Waited  time.Duration `json:"waited,omitempty"`
-	// Exit is, for StopContainer, how the process ended: the exit code
-	// and whether the runtime had to SIGKILL it.
+	// ExitCode and Killed are, for StopContainer, how the process ended:
+	// the exit code and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
 	Killed   bool  `json:"killed,omitempty"`
 	// Hook is, for ExecSync, the lifecycle hook the call runs: "postStart"
@@ -253,7 +256,8 @@ const (
 type SyncOutput struct {
 	// Work is the sync function that ran.
 	Work termination.WorkType `json:"work"`
-	// Calls are the CRI calls, in order.
+	// Calls are the CRI calls, in order, their At and Done offsets from
+	// the start of the sync (SyncInput.Now).
 	Calls []Call `json:"calls,omitempty"`
 	// Statuses are the statuses the sync stored in the status manager, in
 	// order, with their offsets from the start of the sync.

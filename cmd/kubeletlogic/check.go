@@ -24,6 +24,9 @@ type checkReport struct {
 	// TakenAsGiven are the parts of the status check reads as they are
 	// (see takenAsGiven).
 	TakenAsGiven []string `json:"takenAsGiven,omitempty"`
+	// Warnings name the features of the pod this kubelet does not honour
+	// because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func runCheck(e *env) int {
@@ -76,6 +79,9 @@ func runCheck(e *env) int {
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "Pod %s, from %s\n", r.Pod, r.From)
+		for _, w := range r.Warnings {
+			fmt.Fprintf(e.stdout, "warning: %s\n", w)
+		}
 		switch r.Verdict {
 		case "unchecked":
 			fmt.Fprintln(e.stdout, "nothing to check: the status holds no container status, so no kubelet has written it")
@@ -113,6 +119,7 @@ func check(lp loadedPod, set features.Set) checkReport {
 	if pod.Namespace != "" {
 		r.Pod = pod.Namespace + "/" + pod.Name
 	}
+	r.Warnings = gateWarnings(pod, set)
 	if !podstatus.KubeletWrote(&pod.Status) {
 		r.Verdict = "unchecked"
 		return r

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -179,6 +178,13 @@ type explanation struct {
 	Resize        *resizeReport  `json:"resize,omitempty"`
 	// Assumptions are what the answers take for granted.
 	Assumptions []string `json:"assumptions,omitempty"`
+
+	// Warnings name the features of the pod that this kubelet does not
+	// honour because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
+	// Assumed is what a runtime state read off the pod's status takes as
+	// given (podstatus.StatusView.Assumed).
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 type next struct {
@@ -258,15 +264,19 @@ func explain(in explainInput) *explanation {
 	if pod.Namespace != "" {
 		x.Pod = pod.Namespace + "/" + pod.Name
 	}
+	x.Warnings = gateWarnings(pod, in.gates)
 
 	// The runtime state: given, read off the status, or none.
 	st, fromStatus := in.st, false
+	var view podstatus.StatusView
 	switch {
 	case st != nil:
 		x.Runtime = fmt.Sprintf("%s (%s)", in.stFrom, describeState(st))
 	case podstatus.KubeletWrote(&pod.Status):
-		st, fromStatus = runtimeFromStatus(pod), true
-		x.Runtime = fmt.Sprintf("read off the pod's status (%s; hashes as in the spec, older instances unknown)", describeState(st))
+		view = podstatus.RuntimeFromStatus(pod)
+		st, fromStatus = view.State, true
+		x.Runtime = fmt.Sprintf("read off the pod's status (%s)", describeState(st))
+		x.Assumed = view.Assumed
 	default:
 		x.Runtime = "none given: the pod as just admitted, no sandbox yet"
 	}
@@ -297,14 +307,14 @@ func explain(in explainInput) *explanation {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 
-	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod)}
+	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod), Probes: view.Probes}
 	if ips := hostIPs(pod); len(ips) > 0 {
 		statusOpts.HostIPs = ips
 	}
 	first := podstatus.Compute(pod, st, statusOpts)
 	var failures map[string]apistatus.StartFailure
 	var oc outlookContext
-	x.Next, failures, oc = explainNext(pod, st, now, in.gates, cfg, rel)
+	x.Next, failures, oc = explainNext(pod, st, view, now, in.gates, cfg, rel)
 	// Crash-loop back-off of each container: the records the next sync
 	// holds.
 	entryOf := oc.entry
@@ -702,98 +712,4 @@ func runtimeTypeOf(pod *v1.Pod) string {
 		}
 	}
 	return apistatus.DefaultRuntimeType
-}
-
-// runtimeFromStatus reads a runtime state off a pod's API status: a ready
-// sandbox when the status says so (or a container runs), and per container
-// the instance of its state (running or terminated) and of its last
-// termination. Hashes are left out (the instances were created from the
-// current spec); older instances are unknown.
-func runtimeFromStatus(pod *v1.Pod) *runtimestate.Pod {
-	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-	ready := false
-	for _, c := range pod.Status.Conditions {
-		if c.Type == v1.PodReadyToStartContainers {
-			ready = c.Status == v1.ConditionTrue
-		}
-	}
-	var ctrs []runtimestate.Container
-	seen := map[string]bool{}
-	add := func(c runtimestate.Container) {
-		if seen[c.ID] {
-			return
-		}
-		seen[c.ID] = true
-		ctrs = append(ctrs, c)
-	}
-	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
-		for _, cs := range l {
-			if t := cs.LastTerminationState.Terminated; t != nil {
-				// Its restart count: the status's, unless a newer
-				// instance (running or terminated) holds that one.
-				n := int(cs.RestartCount)
-				if cs.State.Running != nil || cs.State.Terminated != nil {
-					n = max(0, n-1)
-				}
-				add(runtimestate.Container{ID: idOr(t.ContainerID, cs.Name+"-last"), Name: cs.Name, State: runtimestate.Exited,
-					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: n,
-					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
-			}
-			switch {
-			case cs.State.Running != nil:
-				ready = ready || cs.State.Running != nil
-				add(runtimestate.Container{ID: idOr(cs.ContainerID, cs.Name+"-now"), Name: cs.Name, State: runtimestate.Running,
-					RestartCount: int(cs.RestartCount), CreatedAt: cs.State.Running.StartedAt.Time, StartedAt: cs.State.Running.StartedAt.Time})
-			case cs.State.Terminated != nil:
-				t := cs.State.Terminated
-				add(runtimestate.Container{ID: idOr(firstNonEmpty(t.ContainerID, cs.ContainerID), cs.Name+"-now"), Name: cs.Name, State: runtimestate.Exited,
-					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: int(cs.RestartCount),
-					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
-			}
-		}
-	}
-	if ready {
-		sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: pod.Status.PodIP}
-		if pod.Status.StartTime != nil {
-			sb.CreatedAt = pod.Status.StartTime.Time
-		}
-		if pod.Spec.HostNetwork {
-			sb.NetworkMode = runtimestate.NamespaceNode
-		} else if sb.IP == "" {
-			sb.IP = "10.244.0.2" // the status shows none; any address will do
-		}
-		for _, ip := range pod.Status.PodIPs {
-			if ip.IP != sb.IP && ip.IP != "" {
-				sb.AdditionalIPs = append(sb.AdditionalIPs, ip.IP)
-			}
-		}
-		st.Sandboxes = []runtimestate.Sandbox{sb}
-		for i := range ctrs {
-			ctrs[i].SandboxID = sb.ID
-		}
-	}
-	// Newest first: by creation time, an instance of unknown time after
-	// the others.
-	sort.SliceStable(ctrs, func(i, j int) bool { return ctrs[i].CreatedAt.After(ctrs[j].CreatedAt) })
-	st.Containers = ctrs
-	return st
-}
-
-func idOr(containerID, fallback string) string {
-	if _, id, ok := strings.Cut(containerID, "://"); ok && id != "" {
-		return id
-	}
-	if containerID != "" {
-		return containerID
-	}
-	return fallback
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

@@ -392,7 +392,7 @@ func explainState(in explainInput) *runtimestate.Pod {
 		return in.st
 	}
 	if podstatus.KubeletWrote(&in.pod.Status) {
-		return runtimeFromStatus(in.pod)
+		return podstatus.RuntimeFromStatus(in.pod).State
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -28,8 +29,13 @@ var workFuncs = map[termination.WorkType]string{
 // explain shows) and whether the pod is restarting all its containers in
 // that sync (the AllContainersRestarting condition of the status SyncPod
 // stored).
-func explainNext(pod *v1.Pod, st *runtimestate.Pod, now time.Time, f features.Set, cfg restart.BackOffConfig, rel func(time.Time) string) (next, map[string]apistatus.StartFailure, outlookContext) {
-	r := sim.Next(pod, st, sim.NextOptions{Now: now, Kubelet: sim.Kubelet{Features: f}})
+func explainNext(pod *v1.Pod, st *runtimestate.Pod, view podstatus.StatusView, now time.Time, f features.Set, cfg restart.BackOffConfig, rel func(time.Time) string) (next, map[string]apistatus.StartFailure, outlookContext) {
+	opts := sim.NextOptions{Now: now, Kubelet: sim.Kubelet{Features: f}, Probes: view.Probes}
+	if view.State != nil {
+		// Read off the pod's status: the resources it shows were actuated.
+		opts.Actuated = &view.Actuated
+	}
+	r := sim.Next(pod, st, opts)
 	n := next{Function: workFuncs[r.Work], Starts: r.Started(), Stops: r.Stopped(), Removes: r.Removed()}
 	failures := map[string]apistatus.StartFailure{}
 	oc := outlookContext{started: map[string]bool{}, removed: map[string]bool{}, backOff: r.Input.Memory.BackOff, pod: pod}

@@ -35,7 +35,13 @@ func writeTextRaw(w io.Writer, x *explanation) {
 		gates = "feature gates changed: " + strings.Join(x.Gates, ", ")
 	}
 	fmt.Fprintf(w, "kubelet %s with %s\n", x.KubeletVersion, gates)
+	for _, wn := range x.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
 	fmt.Fprintf(w, "runtime: %s\n", x.Runtime)
+	for _, a := range x.Assumed {
+		fmt.Fprintf(w, "  assumed: %s\n", a)
+	}
 	at := x.At + " after the pod's start"
 	if x.Now != nil {
 		at += " (" + x.Now.Format("2006-01-02T15:04:05Z") + ")"

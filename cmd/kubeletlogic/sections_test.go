@@ -27,6 +27,9 @@ type explainCase struct {
 	// st is the runtime state explain reads: the file's, the one read off
 	// the status, or nil.
 	st *runtimestate.Pod
+	// view is the reading of the status (podstatus.RuntimeFromStatus)
+	// when explain reads the runtime off it.
+	view *podstatus.StatusView
 	// steady is true when explain has no runtime at all (its deletion
 	// plan then kills the pod once everything runs).
 	steady bool
@@ -46,7 +49,8 @@ func drawExplainCase(t *rapid.T) explainCase {
 	case rapid.IntRange(0, 3).Draw(t, "runtime file") > 0:
 		c.in.st, c.in.stFrom, c.st = st, "drawn", st
 	case podstatus.KubeletWrote(&pod.Status):
-		c.st = runtimeFromStatus(pod)
+		v := podstatus.RuntimeFromStatus(pod)
+		c.view, c.st = &v, v.State
 	default:
 		c.steady = true
 	}
@@ -79,7 +83,11 @@ func checkSections(c explainCase) error {
 	if x.Now != nil {
 		now = *x.Now
 	}
-	r := sim.Next(pod, c.st, sim.NextOptions{Now: now, Kubelet: sim.Kubelet{Features: f}})
+	opts := sim.NextOptions{Now: now, Kubelet: sim.Kubelet{Features: f}}
+	if c.view != nil {
+		opts.Probes, opts.Actuated = c.view.Probes, &c.view.Actuated
+	}
+	r := sim.Next(pod, c.st, opts)
 
 	// NEXT is the front-door next.
 	if x.Next.Function != workFuncs[r.Work] {

@@ -175,6 +175,9 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	for _, lp := range pods {
 		pod, notes := simPod(lp.pod)
 		s.notes = append(s.notes, notes...)
+		for _, w := range gateWarnings(pod, set) {
+			s.notes = append(s.notes, "warning: pod "+pod.Name+": "+w)
+		}
 		script := sim.Script{Runtime: s.script.Runtime}
 		for _, c := range allContainers(pod) {
 			if b, ok := s.script.Containers[c.Name]; ok {
