@@ -42,7 +42,7 @@ type note struct {
 // addNote records a note and returns its reference.
 func (w *svgWriter) addNote(text string) string {
 	ref := fmt.Sprintf("[%d]", len(w.notes)+1)
-	w.notes = append(w.notes, note{ref: ref, text: text})
+	w.notes = append(w.notes, note{ref: ref, text: w.notePrefix + text})
 	return ref
 }
 
@@ -325,7 +325,7 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 		var from, to time.Duration = unplaced[i].b.sp.From, unplaced[j-1].b.sp.To
 		for _, t := range unplaced[i:j] {
 			if t.b.group != nil {
-				parts = append(parts, fmt.Sprintf("%s–%s: %d states: %s (to see them: --from %s --to %s)", fmtSecs(t.b.sp.From), fmtSecs(t.b.sp.To), len(t.b.group), groupWords(t.b.group), zoomDur(t.b.sp.From, false), zoomDur(t.b.sp.To, true)))
+				parts = append(parts, fmt.Sprintf("%s–%s: %d states: %s%s", fmtSecs(t.b.sp.From), fmtSecs(t.b.sp.To), len(t.b.group), groupWords(t.b.group), w.zoomHint(t.b.sp.From, t.b.sp.To)))
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%s–%s: %s", fmtSecs(t.b.sp.From), fmtSecs(t.b.sp.To), t.b.sp.Label))
@@ -341,7 +341,7 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 					all = append(all, t.b.sp)
 				}
 			}
-			text = fmt.Sprintf("%s %s–%s: %d states: %s (to see them: --from %s --to %s)", name, fmtSecs(from), fmtSecs(to), len(all), groupWords(all), zoomDur(from, false), zoomDur(to, true))
+			text = fmt.Sprintf("%s %s–%s: %d states: %s%s", name, fmtSecs(from), fmtSecs(to), len(all), groupWords(all), w.zoomHint(from, to))
 		}
 		ref := w.addNote(text)
 		refs = append(refs, mark{At: (max(from, w.start) + min(to, w.end)) / 2, Class: "note", Label: ref, Title: text})
@@ -354,6 +354,16 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 func (w *svgWriter) tagAt(a, tw, yMid, size float64, class, text string) {
 	w.printf(`<rect class="tag" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2" fill="#ffffff" stroke="#6b7280" stroke-width="0.6"/>`, a, yMid-size/2-2, tw, size+3)
 	w.printf(`<text class="%s" x="%.1f" y="%.1f" font-size="%g" fill="#111827">%s</text>`+"\n", class, a+2, yMid+size*0.36, size, esc(text))
+}
+
+// zoomHint says which --from and --to show [from, to] wider, when that
+// is a small part of the window drawn.
+func (w *svgWriter) zoomHint(from, to time.Duration) string {
+	from, to = max(from, w.start), min(to, w.end)
+	if to-from > (w.end-w.start)/3 {
+		return ""
+	}
+	return fmt.Sprintf(" (to see them: --from %s --to %s)", zoomDur(from, false), zoomDur(to, true))
 }
 
 // zoomDur prints a time for --from/--to: whole seconds, rounded outwards.

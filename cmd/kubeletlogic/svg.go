@@ -63,8 +63,10 @@ type svgWriter struct {
 	b strings.Builder
 	// start and end are the window the axis shows (--from, --to).
 	start, end time.Duration
-	// notes are what did not fit where it belongs (see layout.go).
-	notes []note
+	// notes are what did not fit where it belongs (see layout.go);
+	// notePrefix names the pod in them when the picture has several.
+	notes      []note
+	notePrefix string
 	// late holds the lanes' mark labels, written after the pod's event
 	// lines so that their white boxes hide the lines behind them.
 	late strings.Builder
@@ -139,6 +141,9 @@ func drawPicture(pic *picture) (string, float64) {
 			y += 18
 			w.text(16, y, 14, "#111827", "", "bold", "Pod "+pp.Name)
 			y += 4
+		}
+		if len(pic.Pods) > 1 {
+			w.notePrefix = "pod " + pp.Name + ": "
 		}
 		y = drawPod(w, pp, y)
 		y += 10
@@ -274,9 +279,24 @@ func placeLabels(w *svgWriter, marks []mark, rows int, size float64, name string
 	// A note per run of neighbouring marks left without a label; its
 	// reference goes where it fits, on a new row if need be.
 	sort.SliceStable(unplaced, func(i, j int) bool { return unplaced[i].At < unplaced[j].At })
+	// Marks closer than gap pixels share a note; gap grows until a lane
+	// has at most 6 notes.
+	gap := 24.0
+	for {
+		n := 0
+		for i := range unplaced {
+			if i == 0 || w.x(unplaced[i].At)-w.x(unplaced[i-1].At) >= gap {
+				n++
+			}
+		}
+		if n <= 6 {
+			break
+		}
+		gap *= 2
+	}
 	for i := 0; i < len(unplaced); {
 		j := i + 1
-		for j < len(unplaced) && w.x(unplaced[j].At)-w.x(unplaced[j-1].At) < 24 {
+		for j < len(unplaced) && w.x(unplaced[j].At)-w.x(unplaced[j-1].At) < gap {
 			j++
 		}
 		var parts []string
