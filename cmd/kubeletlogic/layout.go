@@ -405,11 +405,11 @@ type window struct {
 func (w window) check() error {
 	switch {
 	case w.from >= w.full:
-		return fmt.Errorf("--from %s is not inside the simulation, which is drawn from 0s to %s", w.from, fmtSecs(w.full))
+		return fmt.Errorf("--from %s is not inside the simulation, which is drawn from 0s to %s", fmtSecs(w.from), fmtSecs(w.full))
 	case w.to > w.full:
-		return fmt.Errorf("--to %s is after the end of the simulation, which is drawn from 0s to %s (a longer --for simulates longer, unless the pods' lives ended)", w.to, fmtSecs(w.full))
+		return fmt.Errorf("--to %s is after the end of the simulation, which is drawn from 0s to %s (a longer --for simulates longer, unless the pods' lives ended)", fmtSecs(w.to), fmtSecs(w.full))
 	case w.from >= w.to:
-		return fmt.Errorf("--from %s is not before --to %s: the window is empty", w.from, w.to)
+		return fmt.Errorf("--from %s is not before --to %s: the window is empty", fmtSecs(w.from), fmtSecs(w.to))
 	}
 	return nil
 }

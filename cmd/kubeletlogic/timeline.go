@@ -34,7 +34,8 @@ func runTimeline(e *env) int {
 	}
 	var win *window
 	if from.set || to.set {
-		full := axisEnd(s)
+		// To the millisecond up, as the error messages print it.
+		full := (axisEnd(s) + time.Millisecond - 1).Truncate(time.Millisecond)
 		w := window{from: from.d, to: full, full: full}
 		if to.set {
 			w.to = to.d
