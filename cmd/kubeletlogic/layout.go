@@ -21,7 +21,8 @@ import (
 // the last state of a bar, right of its end; inside its bar in the short
 // form; on a tag beside it (◂ label right of it, label ▸ left of it) where
 // the tag hides no other label, no mark's line and no short state; on a
-// tag in the short form. A mark's label goes on one of the rows above its lane,
+// tag in the short form; inside its bar cut short with an ellipsis (the
+// tooltip has it whole). A mark's label goes on one of the rows above its lane,
 // else its short form. What still fits nowhere gets a note: a reference
 // [n] beside it (or on a new row above the lane) and a line under the
 // axis that says what it is and when. Nothing is left out unmarked.
@@ -206,7 +207,21 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 	fits := func(label string, iv [2]float64) bool {
 		return label != "" && textWidth(label, size)+8 <= iv[1]-iv[0]
 	}
-	// The states that will hold their label, or its short form, inside.
+	// cut is the label cut short with an ellipsis to fit the room of
+	// the state, keeping at least two thirds of it and 8 characters; ""
+	// when that does not fit.
+	cut := func(t labelTask, label string) string {
+		r := room(t.vis[0], t.vis[1])
+		rs := []rune(label)
+		for n := len(rs) - 1; n >= max(8, (2*len(rs)+2)/3); n-- {
+			if c := string(rs[:n]) + "…"; fits(c, r) {
+				return c
+			}
+		}
+		return ""
+	}
+	// The states that will hold their label, its short form, or the label
+	// cut short, inside.
 	inside := map[int]string{}
 	for i, t := range tasks {
 		switch {
@@ -215,6 +230,8 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 			inside[i] = t.b.sp.Label
 		case fits(t.b.sp.Short, t.vis):
 			inside[i] = t.b.sp.Short
+		case cut(t, t.b.sp.Label) != "":
+			inside[i] = cut(t, t.b.sp.Label)
 		}
 	}
 	// free tells whether [a, b] can hold a tag: on the picture, clear of
@@ -300,7 +317,7 @@ func (w *svgWriter) labelBar(name string, tasks []labelTask, blockers [][2]float
 			s = ""
 		}
 		delete(inside, i) // its own room is not to be kept from itself
-		if t.b.group != nil || !(end(t) || inline(t, s) || tag(t, l, true) || tag(t, l, false) || tag(t, s, true) || tag(t, s, false)) {
+		if t.b.group != nil || !(end(t) || inline(t, s) || tag(t, l, true) || tag(t, l, false) || tag(t, s, true) || tag(t, s, false) || inline(t, cut(t, l))) {
 			if l != "" || t.b.group != nil {
 				unplaced = append(unplaced, t)
 			}
