@@ -40,9 +40,9 @@ func pictureCases(t *testing.T) []struct {
 		// With the default --for 10m, main drew no "restart 2".
 		pc{"init-crash-10m", []string{"-f", ex + "init-sidecar-app.yaml", "--script", initCrash}, nil},
 		pc{"init-crash-zoom", crash, []string{"--from", "10s", "--to", "20s"}},
-		pc{"restartall-42-zoom", simCases[4].args, []string{"--from", "24s", "--to", "25s"}},
-		pc{"crashloop-zoom", simCases[0].args, []string{"--from", "1m", "--to", "4m"}},
-		pc{"delete-zoom", simCases[2].args, []string{"--from", "80s", "--to", "95s"}},
+		pc{"restartall-42-zoom", simArgs(t, "restartall-42"), []string{"--from", "24s", "--to", "25s"}},
+		pc{"crashloop-zoom", simArgs(t, "crashloop"), []string{"--from", "1m", "--to", "4m"}},
+		pc{"delete-zoom", simArgs(t, "delete-prestop-sidecar"), []string{"--from", "80s", "--to", "95s"}},
 	)
 	return out
 }
@@ -422,7 +422,7 @@ func TestTimelineLabelsEverything(t *testing.T) {
 // clipped to it, nothing outside it is drawn, and a mark inside it is at
 // its time's x on the window's scale.
 func TestTimelineZoom(t *testing.T) {
-	args := append(append([]string{"timeline"}, simCases[4].args...), "--from", "24s", "--to", "25s")
+	args := append(append([]string{"timeline"}, simArgs(t, "restartall-42")...), "--from", "24s", "--to", "25s")
 	out, errOut, code := runCmd(args, "")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -459,7 +459,7 @@ func TestTimelineZoom(t *testing.T) {
 			t.Errorf("state %s-%s drawn from x %.1f to %.1f, outside the axis", r.attr("data-from"), r.attr("data-to"), x, x+w)
 		}
 	}
-	d := simulateJSON(t, simCases[4].args)
+	d := simulateJSON(t, simArgs(t, "restartall-42"))
 	inside := 0
 	for _, m := range p.root.find(func(n *xmlNode) bool { return n.hasClass("mark") }) {
 		at, _ := strconv.ParseFloat(strings.TrimSuffix(m.attr("data-at"), "s"), 64)
@@ -504,9 +504,20 @@ func TestTimelineZoom(t *testing.T) {
 		{[]string{"--from", "30"}, "no unit"},
 		{[]string{"--from", "-1s"}, "0s or later"},
 	} {
-		out, errOut, code := runCmd(append(append([]string{"timeline"}, simCases[4].args...), tc.zoom...), "")
+		out, errOut, code := runCmd(append(append([]string{"timeline"}, simArgs(t, "restartall-42")...), tc.zoom...), "")
 		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, %d bytes out; want exit %d and %q", tc.zoom, code, errOut, len(out), exitUsage, tc.want)
 		}
 	}
+}
+
+// simArgs are the arguments of the simCases entry name.
+func simArgs(t *testing.T, name string) []string {
+	for _, c := range simCases {
+		if c.name == name {
+			return c.args
+		}
+	}
+	t.Fatalf("no simulation case %s", name)
+	return nil
 }
