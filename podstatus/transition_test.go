@@ -169,6 +169,7 @@ func TestCheckTransition(t *testing.T) {
 		{"Never: a failed init runs again", spec(v1.RestartPolicyNever), never, status(term(1), waiting, waiting), status(running, waiting, waiting), "init container init exited 1"},
 		{"OnFailure: a completed init completes again", spec(v1.RestartPolicyOnFailure), never, status(term(0), running, running), status(term(0), running, running), ""},
 		{"Never: a sidecar runs again", spec(v1.RestartPolicyNever), never, status(term(0), term(1), running), status(term(0), running, running), ""},
+		{"rules off, Never: a sidecar runs again", spec(v1.RestartPolicyNever), noRules, status(term(0), term(0), running), status(term(0), running, running), ""},
 		{"OnFailure: a completed app runs again", spec(v1.RestartPolicyOnFailure), never, status(term(0), running, term(0)), status(term(0), running, running), "container app exited 0"},
 		{"OnFailure: a failed app runs again", spec(v1.RestartPolicyOnFailure), never, status(term(0), running, term(2)), status(term(0), running, running), ""},
 		{"a container missing from the next status", spec(v1.RestartPolicyNever), never, status(term(0), running, term(0)), &v1.PodStatus{}, ""},
