@@ -73,9 +73,11 @@ func (m Mismatch) String() string {
 //     again (a new sandbox runs the init containers again, and doBackOff
 //     or another start failure holds it) keeps ready=true from its
 //     completed run, which convertToAPIContainerStatuses took whole, when
-//     its instances are gone; the status manager stores that status only
-//     where the container may leave the terminated state (CheckTransition:
-//     restartPolicy Always, or a restart rule).
+//     its instances are gone, and keeps it through a RestartAllContainers
+//     reset (last termination RestartingAllContainers); the status manager
+//     stores such a status only where the container may leave the
+//     terminated state (CheckTransition: restartPolicy Always, or a
+//     restart rule).
 //
 // What Recompute takes from the status as it is (the container states, and
 // the PodReadyToStartContainers and AllContainersRestarting conditions when
@@ -421,8 +423,17 @@ func equalStrings(a, b []string) bool {
 // after exit code 0, and the status manager stores the waiting one only if
 // the container may leave the terminated state after that exit
 // (checkContainerStateTransition).
+//
+// A RestartAllContainers reset does the same: convertToAPIContainerStatuses
+// keeps the previous status of a removed container whole when it was not
+// waiting and gives it the reset's own last termination (reason
+// RestartingAllContainers, exit 137); a start failure may then replace the
+// waiting reason, the last termination staying the reset's.
 func keptReady(spec *v1.PodSpec, cs *v1.ContainerStatus, f features.Set) bool {
-	if cs.State.Waiting == nil || !completedBefore(cs) {
+	if cs.State.Waiting == nil {
+		return false
+	}
+	if t := cs.LastTerminationState.Terminated; t == nil || (t.ExitCode != 0 && t.Reason != apistatus.RestartingAllContainers) {
 		return false
 	}
 	return podMayLeaveTerminated(spec, f) || mayLeaveTerminated(spec, spec.InitContainers, cs.Name, 0, f)

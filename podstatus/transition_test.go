@@ -85,27 +85,32 @@ func TestCompletedInitWaitingAgain(t *testing.T) {
 	}
 }
 
-// A regular init container still waits with ready=true only after a
-// completed run; Check rejects the other shapes.
+// A regular init container waits with ready=true only after a completed
+// run or over a RestartAllContainers reset's last termination, and only
+// where the status manager lets it leave the terminated state; Check
+// rejects the other shapes.
 func TestCheckInitReadyShapes(t *testing.T) {
-	pod := transitionPod(t, "Always")
 	base := func() v1.ContainerStatus {
 		f := false
 		return v1.ContainerStatus{Name: "init", Image: "busybox", Ready: true, Started: &f,
 			State: v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}}}
 	}
+	reset := &v1.ContainerStateTerminated{ExitCode: 137, Reason: "RestartingAllContainers"}
 	for _, tc := range []struct {
-		name string
-		last *v1.ContainerStateTerminated
-		ok   bool
+		name, policy string
+		last         *v1.ContainerStateTerminated
+		ok           bool
 	}{
-		{"last run completed", &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}, true},
-		{"last run failed", &v1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}, false},
-		{"no last run", nil, false},
+		{"last run completed", "Always", &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}, true},
+		{"last run failed", "Always", &v1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}, false},
+		{"no last run", "Always", nil, false},
+		{"last termination the reset's", "Always", reset, true},
+		{"OnFailure: last run completed", "OnFailure", &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}, false},
+		{"OnFailure: last termination the reset's, no rule", "OnFailure", reset, false},
 	} {
 		cs := base()
 		cs.LastTerminationState.Terminated = tc.last
-		p := pod.DeepCopy()
+		p := transitionPod(t, tc.policy)
 		p.Status = v1.PodStatus{Phase: v1.PodPending, InitContainerStatuses: []v1.ContainerStatus{cs}}
 		var onReady []podstatus.Mismatch
 		for _, m := range podstatus.Check(p, podstatus.RecomputeOptions{}) {

@@ -127,3 +127,64 @@ func TestOnFailureSandboxLostAfterInit(t *testing.T) {
 		t.Fatalf("init ends %+v, want its completed run kept\n%s", last.InitContainerStatuses[0].State, tl.Events())
 	}
 }
+
+// TestReadyKeptThroughReset: the same kept ready=true through a
+// RestartAllContainers reset. The pod (restartPolicy OnFailure) restarts
+// all containers when app exits 137; its sandbox dies after init
+// completed, app is killed (137) and init is held by doBackOff in the new
+// sandbox. The reset's syncs keep init's completed status whole: first
+// terminated ("treat it as exited normally", last termination the reset's
+// RestartingAllContainers, exit 137), then, app removed, waiting
+// CrashLoopBackOff from the reason cache over that same last termination,
+// ready=true all along (convertToAPIContainerStatuses). The status manager
+// stores it (a RestartAllContainers rule lets every container leave the
+// terminated state) and podstatus.Check accepts every generated status.
+func TestReadyKeptThroughReset(t *testing.T) {
+	never := v1.ContainerRestartPolicyNever
+	grace := int64(2)
+	pod := apiPod("web", v1.PodSpec{
+		RestartPolicy:                 v1.RestartPolicyOnFailure,
+		TerminationGracePeriodSeconds: &grace,
+		InitContainers:                []v1.Container{{Name: "init", Image: "busybox"}},
+		Containers: []v1.Container{{Name: "app", Image: "nginx", RestartPolicy: &never,
+			RestartPolicyRules: []v1.ContainerRestartRule{{Action: v1.ContainerRestartRuleActionRestartAllContainers,
+				ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{137}}}}}},
+	})
+	in := sim.PodInput{
+		Pod: pod,
+		Script: sim.Script{Containers: map[string]sim.Behaviour{
+			"init": {Runs: []sim.Run{{ExitAfter: sec(0.3), ExitCode: 1}, {ExitAfter: sec(0.05)}}},
+			"app":  {Runs: []sim.Run{{IgnoreSIGTERM: true}}},
+		}},
+		Actions: []sim.Action{{At: sec(4), KillSandbox: true}},
+	}
+	for seed := uint64(1); seed <= 6; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(30)}, in)
+		shown := false
+		for _, e := range tl.Entries {
+			if e.Pod != "web" || e.Kind != sim.KindStatus {
+				continue
+			}
+			st := e.Status.Status
+			cs := st.InitContainerStatuses[0]
+			if cs.Ready && cs.State.Waiting != nil && cs.LastTerminationState.Terminated != nil &&
+				cs.LastTerminationState.Terminated.Reason == "RestartingAllContainers" {
+				shown = true
+			}
+			switch e.Status.By {
+			case "SyncPod", "SyncTerminatingPod", "SyncTerminatedPod":
+			default:
+				continue
+			}
+			p := pod.DeepCopy()
+			p.Status = *st.DeepCopy()
+			p.Generation = e.Status.Generation
+			if m := podstatus.Check(p, podstatus.RecomputeOptions{Now: tl.Start.Add(e.At)}); len(m) > 0 {
+				t.Fatalf("seed %d at %s (%s): a kubelet does not write this status: %v\n%s", seed, e.At, e.Status.By, m, tl.Events())
+			}
+		}
+		if !shown {
+			t.Fatalf("seed %d: init never waited with ready=true over the reset's last termination\n%s", seed, tl.Events())
+		}
+	}
+}
