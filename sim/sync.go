@@ -47,7 +47,12 @@ type Memory struct {
 	Finished bool `json:"finished,omitempty"`
 	// Actuated are the resources the kubelet applied when it started each
 	// container and created the sandbox (its actuated-resources
-	// checkpoint).
+	// checkpoint). Sync reads it as the kubelet does (podactions'
+	// Actuated.Exact: a container left out has no resources), after
+	// filling an empty record from the pod on v1.37
+	// (podactions.InitialActuated, as SyncPod's InitializeActuatedPod).
+	// Before v1.37 an empty record of a running pod with resources reads as
+	// zeros (resizes follow): give the record to start from a running pod.
 	Actuated podactions.Actuated `json:"actuated,omitzero"`
 }
 
@@ -441,11 +446,20 @@ func (s *syncer) syncPod() {
 			}
 		}
 	}
+	// v1.37 initialises the actuated record from the pod before
+	// computePodActions when it holds nothing for it (InitializeActuatedPod,
+	// D21); the record is then read as the kubelet reads its checkpoint.
+	if f.Version().Minor() >= 37 && len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
+		m.Actuated = podactions.InitialActuated(pod, f)
+		m.Actuated.Exact = false
+	}
+	actuated := m.Actuated
+	actuated.Exact = true
 	acts := podactions.Compute(pod, in.Runtime, podactions.Options{
 		Features:             f,
 		Probes:               m.Probes,
 		RestartAllContainers: restartAll,
-		Actuated:             m.Actuated,
+		Actuated:             actuated,
 	})
 	if d := acts.String(); d != "" {
 		s.out.Decision = d

@@ -1,0 +1,41 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeletlogic/kubeletlogic/containerhash"
+	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// TestSyncInitialisesActuated: a v1.37 sync of a running pod with resources
+// and an empty memory initialises the actuated record from the pod
+// (InitializeActuatedPod) and resizes nothing; v1.35, which has no such
+// step, reads the empty record as zeros (documented on Memory.Actuated).
+func TestSyncInitialisesActuated(t *testing.T) {
+	res := v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m"), v1.ResourceMemory: resource.MustParse("32Mi")},
+		Limits:   v1.ResourceList{v1.ResourceMemory: resource.MustParse("64Mi")},
+	}
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1", Resources: res}}})
+	sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: "10.88.0.2", CreatedAt: t0.Add(-time.Minute)}
+	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace, Sandboxes: []runtimestate.Sandbox{sb},
+		Containers: []runtimestate.Container{{ID: "c1", Name: "app", SandboxID: "s1", State: runtimestate.Running,
+			Hash: containerhash.Of(&pod.Spec.Containers[0]), CreatedAt: t0.Add(-50 * time.Second), StartedAt: t0.Add(-50 * time.Second)}}}
+	out := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0})
+	if strings.Contains(out.Decision, "resize") || len(out.Calls) != 0 {
+		t.Errorf("v1.37: decision %q, calls %s; want nothing", out.Decision, methods(out.Calls))
+	}
+	if got := out.Memory.Actuated.Containers["app"]; got.Limits.Memory().Cmp(resource.MustParse("64Mi")) != 0 || out.Memory.Actuated.Exact {
+		t.Errorf("v1.37: memory holds %+v, want the record initialised from the pod (not Exact)", out.Memory.Actuated)
+	}
+	old := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0, Kubelet: Kubelet{Features: features.V1_35()}})
+	if !strings.Contains(old.Decision, "resize memory of app") {
+		t.Errorf("v1.35: decision %q, want the kubelet's reading of an empty record (zeros)", old.Decision)
+	}
+}
