@@ -286,7 +286,8 @@ func explain(in explainInput) *explanation {
 			}
 			return restart.BackOffEntry{}
 		}
-		return cfg.Replay(restart.HistoryFrom(st, name), now)
+		h, _ := restart.HistoryFrom(st, name) // readRuntime checked it
+		return cfg.Replay(h, now)
 	}
 	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod)}
 	if ips := hostIPs(pod); len(ips) > 0 {
