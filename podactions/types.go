@@ -42,12 +42,11 @@ type Probes = probe.Results
 //     no record of: SyncPod first calls InitializeActuatedPod, which writes
 //     InitialActuated(pod) (for every container it can resize; v1.37.2
 //     resizes every init container, its gate being locked on). Entries given
-//     override it one by one. Kubelets before v1.37 write no such record:
-//     they record a container's resources when they start it, so there the
-//     default differs from them only for a container never started (or,
-//     with gate InPlacePodVerticalScalingInitContainers off, an init
-//     container that is not a sidecar), which they read as no resources, and
-//     may resize the pod cgroup before starting it (UpdatePodResources).
+//     override it one by one. Kubelets before v1.37 write no such record,
+//     but they record a container's resources when they start it, and
+//     read the record only for running containers (they do not check
+//     containers about to start: difference D19), so the default is what
+//     they hold too, for a pod they have been running at its spec.
 //   - Exact (the faithful reading of computePodActions alone): the record
 //     is exactly these entries, and a missing one reads as the kubelet
 //     reads a missing record: a container as no resources at all (zeros; a

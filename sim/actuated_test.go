@@ -15,8 +15,8 @@ import (
 
 // TestSyncInitialisesActuated: a v1.37 sync of a running pod with resources
 // and an empty memory initialises the actuated record from the pod
-// (InitializeActuatedPod) and resizes nothing; v1.35, which has no such
-// step, reads the empty record as zeros (documented on Memory.Actuated).
+// (InitializeActuatedPod) and resizes nothing; v1.35 and v1.36 fill it with
+// what their kubelet recorded starting what the runtime holds.
 func TestSyncInitialisesActuated(t *testing.T) {
 	res := v1.ResourceRequirements{
 		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m"), v1.ResourceMemory: resource.MustParse("32Mi")},
@@ -34,8 +34,18 @@ func TestSyncInitialisesActuated(t *testing.T) {
 	if got := out.Memory.Actuated.Containers["app"]; got.Limits.Memory().Cmp(resource.MustParse("64Mi")) != 0 || out.Memory.Actuated.Exact {
 		t.Errorf("v1.37: memory holds %+v, want the record initialised from the pod (not Exact)", out.Memory.Actuated)
 	}
-	old := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0, Kubelet: Kubelet{Features: features.V1_35()}})
-	if !strings.Contains(old.Decision, "resize memory of app") {
-		t.Errorf("v1.35: decision %q, want the kubelet's reading of an empty record (zeros)", old.Decision)
+	// v1.35 has no InitializeActuatedPod, but a kubelet that ran the app
+	// recorded its resources when it started it.
+	for _, f := range []features.Set{features.V1_35(), features.V1_36()} {
+		old := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0, Kubelet: Kubelet{Features: f}})
+		if strings.Contains(old.Decision, "resize") || len(old.Calls) != 0 {
+			t.Errorf("%v: decision %q, calls %s; want nothing", f.Version(), old.Decision, methods(old.Calls))
+		}
+	}
+	// v1.37 recorded a container never started in InitializeActuatedPod:
+	// starting it resizes nothing.
+	two := testPod(v1.PodSpec{Containers: []v1.Container{pod.Spec.Containers[0], {Name: "late", Image: "web:1", Resources: res}}})
+	if out := Sync(SyncInput{Pod: two, Runtime: st, Now: t0}); strings.Contains(out.Decision, "resize") {
+		t.Errorf("v1.37, a container never started: decision %q, want no resize", out.Decision)
 	}
 }

@@ -48,11 +48,14 @@ type Memory struct {
 	// Actuated are the resources the kubelet applied when it started each
 	// container and created the sandbox (its actuated-resources
 	// checkpoint). Sync reads it as the kubelet does (podactions'
-	// Actuated.Exact: a container left out has no resources), after
-	// filling an empty record from the pod on v1.37
-	// (podactions.InitialActuated, as SyncPod's InitializeActuatedPod).
-	// Before v1.37 an empty record of a running pod with resources reads as
-	// zeros (resizes follow): give the record to start from a running pod.
+	// Actuated.Exact: a container left out has no resources). An empty
+	// record is first filled from the pod: on v1.37 with
+	// podactions.InitialActuated, as SyncPod's InitializeActuatedPod does;
+	// before v1.37, which has no such step, with what the simulated kubelet
+	// records when it creates the sandbox and starts containers, for the
+	// sandboxes and containers the runtime state already holds (so a
+	// hand-written running pod is not resized; a container never started
+	// stays unrecorded, as there).
 	Actuated podactions.Actuated `json:"actuated,omitzero"`
 }
 
@@ -446,12 +449,11 @@ func (s *syncer) syncPod() {
 			}
 		}
 	}
-	// v1.37 initialises the actuated record from the pod before
-	// computePodActions when it holds nothing for it (InitializeActuatedPod,
-	// D21); the record is then read as the kubelet reads its checkpoint.
-	if f.Version().Minor() >= 37 && len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
-		m.Actuated = podactions.InitialActuated(pod, f)
-		m.Actuated.Exact = false
+	// An empty actuated record is filled before computePodActions (see
+	// initActuated); the record is then read as the kubelet reads its
+	// checkpoint.
+	if len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
+		m.Actuated = initActuated(pod, in.Runtime, f)
 	}
 	actuated := m.Actuated
 	actuated.Exact = true
