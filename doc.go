@@ -23,13 +23,15 @@
 //     model kubelet v1.36.3 and v1.35.4 (docs/versions.md lists what
 //     differs and where);
 //   - probe results: one map[string]probe.Results keyed by container
-//     instance ID, for podactions and podstatus alike;
+//     instance ID, for podactions and podstatus alike (Options.Validate
+//     reports a key that is a container name, or no instance's ID);
 //   - time: always an argument (Options.Now, a now parameter); nothing
 //     reads the clock.
 //
 // # Question to function
 //
-//	What does the kubelet do next (start, kill, reset)?   podactions.Compute
+//	What does the kubelet do next (start, kill, reset)?   sim.Next (the whole sync, from the pod and its status)
+//	  computePodActions alone (one step of SyncPod)?        podactions.Compute
 //	Does a container restart after this exit?             restart.RestartsAfterExit
 //	When is the next restart (crash-loop back-off)?        restart.BackOffConfig.Decide, .Schedule
 //	Back-off from a kubectl status?                        restart.BackOffConfig.EntryFromStatus
@@ -41,8 +43,12 @@
 //	The conditions alone?                                  conditions.Generate
 //	The container statuses alone?                          apistatus.Compute
 //	kubectl's STATUS column?                               kubectlstatus.Compute
+//	kubectl's READY, RESTARTS columns (the whole row)?     kubectlstatus.Ready, Restarts (Columns)
+//	The runtime state from `kubectl get pod -o yaml`?      podstatus.RuntimeFromStatus
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
+//	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
+//	  container?
 //	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
 //	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
 //	Would the API server accept this pod?                  validation.Pod
@@ -66,6 +72,10 @@
 // features.Set argument. In both the zero Set is v1.37.2's defaults.
 // No exported function panics; a nil pod or runtime state has a documented
 // answer. Runtime states list sandboxes and containers newest first.
+// A name that matches nothing (a container name in an Options map, a probe
+// result keyed by name instead of instance ID) is an error: sim.Simulate
+// refuses it, and the decision functions that return no error document an
+// Options.Validate (sim.SyncInput.Validate) that reports it.
 // Feature gates and node settings are arguments. The examples of this
 // package answer design-review questions end to end.
 package kubeletlogic

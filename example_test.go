@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
@@ -22,10 +23,10 @@ func Example() {
 	kubectlYAML := []byte(`{apiVersion: v1, kind: Pod, metadata: {name: web}, spec: {restartPolicy: Never, containers: [{name: app, image: nginx}]}}`)
 	handWritten := []byte(`{sandboxes: [{id: s1, ready: true, ip: 10.244.1.6}], containers: [{id: c1, name: app, sandboxID: s1, state: exited, exitCode: 0}]}`)
 	// README sketch begins
-	pod, err := manifest.Pod(kubectlYAML)         // kubectl get pod -o yaml, or a Deployment/Job/…
-	st, err := runtimestate.FromYAML(handWritten) // only what matters; hashes may be left out
-	acts := podactions.Compute(pod, st, podactions.Options{Features: features.Set{}})
-	fmt.Println(acts)                                           // "kill the pod: no regular container runs …"
+	pod, err := manifest.Pod(kubectlYAML)                       // kubectl get pod -o yaml, or a Deployment/Job/…
+	st, err := runtimestate.FromYAML(handWritten)               // only what matters; hashes may be left out
+	next := sim.Next(pod, st, sim.NextOptions{})                // the kubelet's whole next sync, as a node in steady state
+	fmt.Print(next)                                             // "SyncPod … pod reached phase Succeeded: terminating"
 	s := podstatus.Compute(pod, st, podstatus.Options{})        // the whole .status; s.Status.Phase …
 	r := podstatus.Recompute(pod, podstatus.RecomputeOptions{}) // phase, conditions, STATUS from an API status
 	plan := termination.Plan(pod, st, termination.Options{})    // SIGTERM/SIGKILL times; sleep preStops from the spec
@@ -34,7 +35,10 @@ func Example() {
 	// README sketch ends
 	fmt.Println(err, s.Status.Phase, r.KubectlStatus, plan.SandboxStop)
 	// Output:
-	// kill the pod: no regular container runs or is left to start (running sidecars are stopped too)
+	// SyncPod
+	//   no runtime call
+	//   pod reached phase Succeeded: terminating
+	//   stores status: phase Succeeded
 	// 15m10s
 	// <nil> Succeeded Pending 0s
 }

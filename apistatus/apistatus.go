@@ -141,7 +141,8 @@ type Statuses struct {
 // sandbox and no container. Instances are taken newest first by CreatedAt
 // (the order runtimestate.Pod keeps); instances created at the same instant
 // keep their order in st, where the kubelet's unstable sort leaves them in
-// no defined order.
+// no defined order. Compute ignores a key of opts.StartFailures that names
+// no container: call opts.Validate(pod) first to have such keys reported.
 //
 // The result shares no memory with the arguments, and Compute allocates
 // what the result holds and little more: one slice per list; the state

@@ -28,6 +28,10 @@ import (
 //
 // A nil pod gives the zero Actions. A nil st is a runtime that reports no
 // sandbox and no container of the pod. Compute only reads its arguments.
+//
+// Compute ignores a key of opts that matches nothing (a probe result keyed
+// by container name instead of instance ID, say): call
+// opts.Validate(pod, st) first to have such keys reported.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Actions {
 	if pod == nil {
 		return Actions{}

@@ -1,7 +1,31 @@
-// Package podactions answers what the kubelet does next for one pod: the
-// decision kubelet v1.37.2 takes in computePodActions
-// (pkg/kubelet/kuberuntime/kuberuntime_manager.go) on every sync, as one
-// pure function.
+// Package podactions answers what the kubelet decides to do with a pod's
+// sandbox and containers: the decision kubelet v1.37.2 takes in
+// computePodActions (pkg/kubelet/kuberuntime/kuberuntime_manager.go), as one
+// pure function. It is one step of a sync, not the whole of it: for "what
+// does the kubelet do next?" use sim.Next, which runs the whole sync.
+//
+// # Where Compute sits in SyncPod
+//
+// The pod worker runs SyncPod (pkg/kubelet/kubelet.go) only for a pod it is
+// syncing: a pod with a deletionTimestamp, or whose API phase is Succeeded
+// or Failed, goes to SyncTerminatingPod (which kills, never starts) and
+// then SyncTerminatedPod instead. SyncPod first generates the pod's status
+// (generateAPIPodStatus, podstatus.Compute) and stores it; when that
+// status's phase is Succeeded or Failed it returns there, and
+// computePodActions never runs. It also returns early, before
+// computePodActions, while the network plugin is not ready (a pod without
+// hostNetwork), when the pod's cgroup cannot be created, and while the
+// pod's volumes are not mounted. Only then does it initialise the actuated
+// resources (InitializeActuatedPod), add the pod's probe workers, and call
+// the runtime's SyncPod, whose first step is computePodActions; the
+// actions are then carried out there (kills, RestartAllContainers removals,
+// the sandbox, then starts, each through the crash-loop back-off,
+// restart.BackOffConfig.Decide).
+//
+// So Compute answers for a pod whose status is not terminal and that the
+// worker is syncing; on any other pod its answer is one the kubelet never
+// acts on (on a pod that has succeeded it may, for instance, start init
+// containers). sim.Sync and sim.Next apply these rules.
 //
 // Compute takes the pod (the allocated pod, as the kubelet's pod worker
 // passes it), what the runtime reports about it (runtimestate.Pod), and an

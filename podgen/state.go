@@ -39,6 +39,13 @@ type StateOptions struct {
 	// NoStrangers never adds instances whose name is not in the spec
 	// (Realistic implies it).
 	NoStrangers bool
+	// AllExited is the percentage of draws (0-100) in which the pod's
+	// containers have all stopped: at least one sandbox, none ready, and
+	// at least one instance of every container name of the spec, every
+	// instance exited. This is what a pod that reached a terminal phase
+	// leaves behind, which draws reach rarely otherwise (see doc.go,
+	// "Terminal pods"). Zero leaves the draws as they are.
+	AllExited int
 }
 
 // stateExitCodes are the exit codes of exited instances, besides those of
@@ -120,7 +127,12 @@ type instance struct {
 
 func drawState(t *rapid.T, pod *v1.Pod, o StateOptions) *runtimestate.Pod {
 	realistic := o.Realistic
-	nSandboxes := rapid.IntRange(0, orDefault(o.MaxSandboxes, 3)).Draw(t, "sandboxes")
+	settled := chance(t, o.AllExited, "all instances exited")
+	minSandboxes := 0
+	if settled {
+		minSandboxes = 1
+	}
+	nSandboxes := rapid.IntRange(minSandboxes, max(minSandboxes, orDefault(o.MaxSandboxes, 3))).Draw(t, "sandboxes")
 	maxInstances := orDefault(o.MaxInstances, 3)
 
 	entries := specEntries(pod)
@@ -141,7 +153,11 @@ func drawState(t *rapid.T, pod *v1.Pod, o StateOptions) *runtimestate.Pod {
 			if realistic && e.kind == kindEphemeral {
 				max = 1
 			}
-			n = rapid.IntRange(0, max).Draw(t, name+" instances")
+			least := 0
+			if settled && e.kind != kindStranger {
+				least = 1
+			}
+			n = rapid.IntRange(least, max).Draw(t, name+" instances")
 		}
 		sb := 0
 		if orphans {
@@ -166,7 +182,11 @@ func drawState(t *rapid.T, pod *v1.Pod, o StateOptions) *runtimestate.Pod {
 			in := &instance{sandbox: sb}
 			in.Name = name
 			in.RestartCount = restarts
-			in.State = drawInstanceState(t, l, realistic, newest, inLatest)
+			if settled {
+				in.State = runtimestate.Exited
+			} else {
+				in.State = drawInstanceState(t, l, realistic, newest, inLatest)
+			}
 			drawInstance(t, l, in, e, realistic)
 
 			in.created = cursor + seconds(rapid.IntRange(1, 120).Draw(t, l+" created"))
@@ -208,6 +228,9 @@ func drawState(t *rapid.T, pod *v1.Pod, o StateOptions) *runtimestate.Pod {
 	}
 	for k := range nSandboxes {
 		st.Sandboxes = append(st.Sandboxes, drawSandbox(t, pod, k, nSandboxes, starts[k], realistic))
+		if settled {
+			st.Sandboxes[k].Ready = false
+		}
 	}
 	for k := 1; k < nSandboxes; k++ {
 		st.Sandboxes[k].Attempt = st.Sandboxes[k-1].Attempt + 1

@@ -206,7 +206,9 @@ func describeBool(p *bool) string {
 //
 // A nil pod gives a zero Result; a nil st is a runtime that reports no
 // sandbox and no container. The result shares no memory with the
-// arguments.
+// arguments. Compute ignores a key of opts that matches nothing (a probe
+// result keyed by container name instead of instance ID, say): call
+// opts.Validate(pod, st) first to have such keys reported.
 //
 // Allocations: since the status is the caller's to keep and change, every
 // pointer, slice and map in it is new memory, and Compute allocates that

@@ -120,7 +120,7 @@ var notSimulated = map[string]string{
 	"restart-running":     "a kubelet restart (process stopped and started again, memory lost) is not a sim.Action",
 	"restart-crashloop":   "a kubelet restart (process stopped and started again, back-off records lost) is not a sim.Action",
 	"api-readiness-gate":  "a condition set by another API client (the readiness gate) is not a sim.Action",
-	"api-resize":          "in-place resize through the resize subresource (UpdateContainerResources, resize conditions) is not a sim.Action",
+	"api-resize":          "the resize conditions (PodResizePending, PodResizeInProgress), the status resources and the kubelet's deferral of a resize are not modelled; its CRI calls are replayed by TestReplayResizeCalls",
 }
 
 // simDisagrees are captured scenarios that sim models but does not

@@ -51,3 +51,27 @@ func initActuated(pod *v1.Pod, st *runtimestate.Pod, f features.Set) podactions.
 	}
 	return a
 }
+
+// overActuated returns base with the entries of a written over it (a's Pod
+// when not nil), and a's Exact.
+func overActuated(base, a podactions.Actuated) podactions.Actuated {
+	out := podactions.Actuated{Containers: map[string]v1.ResourceRequirements{}, Pod: base.Pod, Exact: a.Exact}
+	for k, v := range base.Containers {
+		out.Containers[k] = v
+	}
+	for k, v := range a.Containers {
+		out.Containers[k] = v
+	}
+	if a.Pod != nil {
+		out.Pod = a.Pod
+	}
+	for _, m := range []map[string]resource.Quantity{base.EmptyDirLimits, a.EmptyDirLimits} {
+		for k, v := range m {
+			if out.EmptyDirLimits == nil {
+				out.EmptyDirLimits = map[string]resource.Quantity{}
+			}
+			out.EmptyDirLimits[k] = v
+		}
+	}
+	return out
+}

@@ -1,7 +1,7 @@
 // Package sim composes the kubelet's decisions over virtual time: a pod's
 // whole life on a simulated node running kubelet v1.37.2.
 //
-// Two levels:
+// Three entry points:
 //
 //   - Sync is one sync of one pod, as the pod worker runs SyncPod,
 //     SyncTerminatingPod or SyncTerminatedPod (pkg/kubelet/kubelet.go): from
@@ -11,6 +11,10 @@
 //     status, actuated resources) it returns the CRI calls the kubelet
 //     makes, the statuses it stores, how the worker requeues the pod, and
 //     the new Memory. Pure: no clock, no goroutine, no global.
+//   - Next is the front door to Sync for "what does the kubelet do next?":
+//     it takes what a user holds (the pod, with its status when at hand, and
+//     a runtime state), fills in the Memory a kubelet running the pod in
+//     steady state holds, and runs Sync (see Next for what it assumes).
 //   - Simulate runs a node: a deterministic discrete-event loop that drives
 //     pods through their lives from a Script (what each container's process
 //     does, run after run, and how long the runtime takes) and Actions (what
@@ -94,11 +98,37 @@
 //   - The phases of the relist, the 1 s tick, housekeeping and container GC
 //     relative to the pods are drawn from the seed: they depend on when the
 //     kubelet started.
+//   - Lifecycle hooks (kuberuntime_container.go startContainer,
+//     killContainer; lifecycle/handlers.go): the postStart hook runs right
+//     after StartContainer and the sync waits for it, so it holds back the
+//     next container of the same sync; an exec hook is an ExecSync call
+//     (timeout 0) lasting the hook's scripted time, an httpGet hook the
+//     kubelet's request (no CRI call), a sleep hook the spec's seconds. A
+//     failed postStart hook (Run.PostStartFails, or the process exiting
+//     while an exec or httpGet hook runs) kills the container with reason
+//     FailedPostStartHook (its grace, its preStop hook) and is a start
+//     error PostStartHookError in the reason cache: the status shows the
+//     container waiting with that reason, the sync is retried after
+//     J(10 s) or on the next PLEG event, and the container restarts per
+//     its policy through the crash-loop back-off. Exec preStop hooks are
+//     ExecSync calls from the start of the kill.
+//   - In-place resize (Action.Resize; kuberuntime_manager.go
+//     doPodResizeAction, updatePodContainerResources): the resize is
+//     admitted at once; the sync decides through podactions.Compute
+//     against Memory.Actuated: a restart where the resizePolicy says
+//     RestartContainer, otherwise UpdateContainerResources calls, memory
+//     then cpu, each updating the actuated record.
 //
-// Not modelled: image pulls (instant), volumes, in-place resize actuation,
-// PostStart hooks, start failures other than crash-loop back-off, the
-// runtime-health gate, evented PLEG, eviction, kubelet restarts, and API
-// latency (writes are instant).
+// Not modelled: image pulls (instant), volumes, start failures other than
+// crash-loop back-off and postStart hooks, the kubelet's resize admission
+// (node capacity; PodResizePending Deferred or Infeasible), the
+// PodResizePending and PodResizeInProgress conditions, the resources and
+// allocatedResources fields of container statuses, UpdatePodSandboxResources
+// and the pod cgroup writes of a resize, failed resizes, exec probes as
+// ExecSync calls (the probe results are listed instead), the runtime-health
+// gate, evented PLEG, eviction, kubelet restarts, and API latency (writes
+// are instant). An action (a kill, a deletion) during a hook does not
+// change the hook's outcome: each sync is decided when it starts.
 //
 // # Proof
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
-func sec(s float64) sim.Duration { return sim.Duration(s * float64(time.Second)) }
+func sec(s float64) sim.Duration { return sim.Seconds(s) }
 
 // apiPod is a pod that came from the API server.
 func apiPod(name string, spec v1.PodSpec) *v1.Pod {
@@ -51,14 +51,16 @@ func Example_jobSidecarCrash() {
 	}
 	// Output:
 	// AT        NAME        READY   STATUS            RESTARTS      AGE
-	// 0.000s    job-x7k2p   0/1     Pending           0             0s
+	// 0.000s    job-x7k2p   0/2     Pending           0             0s
 	// 0.000s    job-x7k2p   0/2     Init:0/1          0             0s
+	// 0.289s    job-x7k2p   0/2     Init:0/1          0             0s
 	// 0.368s    job-x7k2p   1/2     PodInitializing   0             0s
 	// 0.447s    job-x7k2p   2/2     Running           0             0s
 	// 30.538s   job-x7k2p   1/2     Init:Error        0             30s
 	// 30.617s   job-x7k2p   2/2     Running           1 (0s ago)    30s
 	// 60.838s   job-x7k2p   1/2     Completed         1 (30s ago)   60s
 	// 61.064s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
+	// 62.858s   job-x7k2p   0/2     Completed         1 (32s ago)   62s
 	// phase Succeeded written at 1m2.858s
 }
 
@@ -66,7 +68,7 @@ func Example_jobSidecarCrash() {
 // time, and what does kubectl get pod -w show meanwhile?"
 func Example_crashLoop() {
 	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1.2"}}})
-	tl, err := sim.Simulate(sim.Config{Seed: 1, For: sim.Duration(20 * time.Minute)}, []sim.PodInput{{
+	tl, err := sim.Simulate(sim.Config{Seed: 1, For: 20 * sim.Minute}, []sim.PodInput{{
 		Pod:    pod,
 		Script: sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(2), ExitCode: 1}}}}},
 	}})
@@ -84,6 +86,7 @@ func Example_crashLoop() {
 	// AT          NAME   READY   STATUS              RESTARTS        AGE
 	// 0.000s      web    0/1     Pending             0               0s
 	// 0.000s      web    0/1     ContainerCreating   0               0s
+	// 0.289s      web    0/1     ContainerCreating   0               0s
 	// 0.368s      web    1/1     Running             0               0s
 	// 3.268s      web    0/1     Error               0               3s
 	// 3.347s      web    1/1     Running             1 (1s ago)      3s
@@ -143,8 +146,9 @@ func Example_deleteWithSidecar() {
 	fmt.Print(tl.String())
 	// Output:
 	// AT        NAME   READY   STATUS            RESTARTS   AGE
-	// 0.000s    api    0/1     Pending           0          0s
+	// 0.000s    api    0/2     Pending           0          0s
 	// 0.000s    api    0/2     Init:0/1          0          0s
+	// 0.289s    api    0/2     Init:0/1          0          0s
 	// 0.368s    api    1/2     PodInitializing   0          0s
 	// 0.447s    api    2/2     Running           0          0s
 	// 60.000s   api    2/2     Terminating       0          60s
@@ -158,6 +162,7 @@ func Example_deleteWithSidecar() {
 	//    0.300s  api  StartContainer sidecar api-sidecar-0
 	//    0.368s  api  CreateContainer app (restart 0) -> api-app-0
 	//    0.379s  api  StartContainer app api-app-0
+	//   60.000s  api  ExecSync app api-app-0 (preStop hook, 4s)
 	//   64.000s  api  StopContainer app api-app-0 timeout 16s (SIGKILL)
 	//   80.000s  api  StopContainer sidecar api-sidecar-0 timeout 2s
 	//   80.100s  api  StopPodSandbox api-sandbox-0

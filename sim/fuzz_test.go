@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzSimulate feeds arbitrary JSON as a pod, its script and its actions
-// (and a kubelet memory to Sync): no input makes Simulate or Sync panic.
+// (and a kubelet memory to Sync and Next): no input makes Simulate, Sync or
+// Next panic.
 func FuzzSimulate(f *testing.F) {
 	f.Add([]byte(`{"pod":{"metadata":{"name":"a"},"spec":{"containers":[{"name":"c","image":"i"}]}},"script":{"containers":{"c":{"runs":[{"exitAfter":"1s","exitCode":1}]}}},"actions":[{"at":"30s","delete":-1}]}`), uint8(3))
 	f.Add([]byte(`{"pod":{"metadata":{"name":"a","annotations":{"kubernetes.io/config.source":"api"},"finalizers":["x"]},"spec":{"restartPolicy":"Never","initContainers":[{"name":"s","image":"i","restartPolicy":"Always","startupProbe":{"exec":{"command":["x"]},"periodSeconds":1}}],"containers":[{"name":"c","image":"i","livenessProbe":{"exec":{"command":["x"]}}}]}},"actions":[{"at":"5s","killSandbox":true},{"at":"6s","killContainer":"c"},{"at":"7s","delete":0},{"at":"8s","removeFinalizers":true}]}`), uint8(200))
@@ -27,5 +28,7 @@ func FuzzSimulate(f *testing.F) {
 		var mem Memory
 		_ = json.Unmarshal(data, &mem)
 		_ = Sync(SyncInput{Pod: in.Pod, Now: DefaultStart, Memory: mem})
+		_ = Next(in.Pod, nil, NextOptions{}).String()
+		_ = Next(in.Pod, nil, NextOptions{Memory: &mem, Now: DefaultStart}).String()
 	})
 }

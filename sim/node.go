@@ -61,8 +61,10 @@ type PodInput struct {
 	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
 	// missing UID is derived from the name; a pod the API server would
 	// reject (validation.Pod) is an error. A pod whose
-	// kubernetes.io/config.source annotation is not "api" is a static pod:
-	// it has no API object.
+	// kubernetes.io/config.source annotation is present and is not "api"
+	// (a file or URL source) is a static pod: it has no API object. A pod
+	// without the annotation is an API pod, as the kubelet's IsStaticPod
+	// reads a missing source (phase.IsStaticPod).
 	Pod *v1.Pod `json:"pod"`
 	// At is when the kubelet receives the pod.
 	At Duration `json:"at,omitempty"`
@@ -94,6 +96,11 @@ type Action struct {
 	KillSandbox bool `json:"killSandbox,omitempty"`
 	// AddEphemeral adds an ephemeral container (kubectl debug).
 	AddEphemeral *v1.EphemeralContainer `json:"addEphemeral,omitempty"`
+	// Resize resizes containers in place (kubectl patch pod --subresource
+	// resize): by container name, the requests and limits to set; each
+	// one given replaces the container's own. The kubelet is taken to
+	// admit it at once; see resize.go's notes for what is modelled.
+	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
 }
 
 func (a Action) String() string {
@@ -112,6 +119,8 @@ func (a Action) String() string {
 		return "kill sandbox"
 	case a.AddEphemeral != nil:
 		return "add ephemeral container " + a.AddEphemeral.Name
+	case a.Resize != nil:
+		return "resize " + resizeWords(a.Resize)
 	}
 	return "nothing"
 }
@@ -148,7 +157,9 @@ type Entry struct {
 	Kind EntryKind `json:"kind"`
 	// Message says what happened in words.
 	Message string `json:"message,omitempty"`
-	Call    *Call  `json:"call,omitempty"`
+	// Call is, on a KindCRI entry, the call; its At and Done count from
+	// the start of the simulation, as At does (Call.At equals At).
+	Call *Call `json:"call,omitempty"`
 	// Status is the pod's status and how kubectl shows it.
 	Status *StatusEntry `json:"status,omitempty"`
 	// Probe is a committed probe result.
@@ -195,12 +206,17 @@ const (
 
 // StatusEntry is one stored status.
 type StatusEntry struct {
-	// Ready, Status, Restarts are kubectl get pod's READY, STATUS and
-	// RESTARTS columns.
-	Ready    string       `json:"ready"`
-	Column   string       `json:"column"`
-	Restarts int32        `json:"restarts"`
-	Status   v1.PodStatus `json:"status"`
+	// Ready, Column and Restarts are kubectl get pod's READY and STATUS
+	// cells and the number of its RESTARTS cell (kubectlstatus.Ready,
+	// Compute and RestartCount); RestartsColumn is the whole RESTARTS cell
+	// at the entry's time, "(<age> ago)" included (kubectlstatus.Restarts;
+	// empty in timelines written before it was added).
+	Ready          string `json:"ready"`
+	Column         string `json:"column"`
+	Restarts       int32  `json:"restarts"`
+	RestartsColumn string `json:"restartsColumn,omitempty"`
+	// Status is the stored status itself.
+	Status v1.PodStatus `json:"status"`
 	// Generation is the pod's metadata.generation when the status was
 	// stored (the API server bumps it when it sets the deletion timestamp
 	// and when an ephemeral container is added).
@@ -396,6 +412,18 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		if err := in.Script.validate(); err != nil {
 			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
 		}
+		if err := in.Script.checkMeaning(); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := checkNames(p.pod, in); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := in.Script.checkHooks(p.pod); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
+		if err := checkResizes(p.pod, in.Actions, cfg.Kubelet.Features); err != nil {
+			return nil, fmt.Errorf("sim: pod %s/%s: %w", p.pod.Namespace, p.pod.Name, err)
+		}
 		key := p.pod.Namespace + "/" + p.pod.Name
 		if names[key] {
 			return nil, fmt.Errorf("sim: two pods named %s", key)
@@ -556,7 +584,7 @@ func (p *podSim) add() {
 
 func (p *podSim) act(a Action) {
 	n := p.n
-	n.log(p, KindAction, n.now, a.String())
+	entry := n.log(p, KindAction, n.now, a.String())
 	switch {
 	case a.Delete != nil:
 		if p.static || p.apiGone {
@@ -600,8 +628,12 @@ func (p *podSim) act(a Action) {
 			in := p.rt.containers[i]
 			if in.c.Name == a.KillContainer && in.c.State == runtimestate.Running {
 				p.exit(in, 137, n.now)
+				entry = nil
 				break
 			}
+		}
+		if entry != nil {
+			entry.Message += ": no running instance, nothing killed"
 		}
 	case a.KillSandbox:
 		for i := range p.rt.sandboxes {
@@ -614,6 +646,8 @@ func (p *podSim) act(a Action) {
 		apidefaults.Pod(pod)
 		p.pod = pod
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
+	case a.Resize != nil:
+		p.resize(a.Resize)
 	}
 }
 
@@ -716,6 +750,7 @@ func (p *podSim) tryRun() {
 		Delays:     p.in.Script.Runtime,
 		Logs:       p.rt.logMax(),
 		Created:    p.created,
+		Behaviours: p.in.Script.Containers,
 	})
 	n.tl.Syncs++
 	msg := work.String()
@@ -837,6 +872,10 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 func (p *podSim) apply(c Call, start time.Time) {
 	n := p.n
 	done := start.Add(c.Done)
+	if c.Method == "ExecSync" || c.Method == "UpdateContainerResources" {
+		// Neither changes what a relist sees.
+		return
+	}
 	p.markDirty()
 	switch c.Method {
 	case "RunPodSandbox":
@@ -1210,32 +1249,9 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 	// shares st.
 	view := *p.pod
 	view.Status = st
-	ready, total, restarts := readyCount(p.pod, st)
-	e.Status = &StatusEntry{Ready: fmt.Sprintf("%d/%d", ready, total), Column: kubectlstatus.Compute(&view), Restarts: restarts, Status: st, Generation: p.pod.Generation}
-}
-
-// readyCount is kubectl's READY (ready and total containers, native
-// sidecars counted) and RESTARTS (summed over every container).
-func readyCount(pod *v1.Pod, st v1.PodStatus) (ready, total int, restarts int32) {
-	total = len(pod.Spec.Containers)
-	for _, cs := range st.ContainerStatuses {
-		if cs.Ready {
-			ready++
-		}
-		restarts += cs.RestartCount
-	}
-	for _, cs := range st.InitContainerStatuses {
-		restarts += cs.RestartCount
-		for _, c := range pod.Spec.InitContainers {
-			if c.Name == cs.Name && c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-				total++
-				if cs.Ready {
-					ready++
-				}
-			}
-		}
-	}
-	return ready, total, restarts
+	restarts, _ := kubectlstatus.RestartCount(&view)
+	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
+		RestartsColumn: kubectlstatus.Restarts(&view, p.n.now), Status: st, Generation: p.pod.Generation}
 }
 
 // writeAPI writes the cached status to the API object, holding back a

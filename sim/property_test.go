@@ -30,7 +30,13 @@ func drawSteps(t *rapid.T, label string) []ProbeStep {
 		if rapid.Bool().Draw(t, fmt.Sprintf("%s fails %d", label, i)) {
 			r = probe.Failure
 		}
-		out = append(out, ProbeStep{At: dur(t, fmt.Sprintf("%s at %d", label, i), 60), Result: r})
+		// Steps are listed in increasing order of age (Simulate refuses
+		// others): each one a drawn time after the one before.
+		at := dur(t, fmt.Sprintf("%s at %d", label, i), 60)
+		if i > 0 {
+			at += out[i-1].At + Duration(time.Millisecond)
+		}
+		out = append(out, ProbeStep{At: at, Result: r})
 	}
 	return out
 }

@@ -11,6 +11,9 @@ import (
 
 // Duration is a time.Duration that reads and writes as Go duration text
 // ("1.5s", "2m") in JSON and YAML, and also reads a number of seconds.
+// Write one with the package's units (20 * sim.Minute, sim.Seconds(1.5));
+// it has time.Duration's String, Seconds, Milliseconds, Round and
+// Truncate, and D returns it as a time.Duration.
 type Duration time.Duration
 
 // D returns d as a time.Duration.
@@ -93,10 +96,19 @@ type Run struct {
 	// runs. A sleep hook runs for the seconds the spec gives (the kubelet
 	// itself sleeps) and ignores this.
 	PreStop Duration `json:"preStop,omitempty"`
+	// PostStart is how long the container's exec or httpGet postStart
+	// hook runs, and PostStartFails whether it then fails (an exec hook
+	// that exits non-zero, an httpGet hook whose request fails). The
+	// kubelet waits for the hook before it starts the next container, and
+	// kills the container when the hook fails. A sleep hook runs for the
+	// seconds the spec gives and never fails; it takes neither field.
+	PostStart      Duration `json:"postStart,omitempty"`
+	PostStartFails bool     `json:"postStartFails,omitempty"`
 	// Liveness, Readiness and Startup give each probe's outcome as a
 	// function of the run's age: the last step whose At the age has
 	// reached decides; before the first step (and with no step) the probe
-	// succeeds.
+	// succeeds. Steps are listed in increasing order of At, and exit codes
+	// are 0-255: Simulate refuses others.
 	Liveness  []ProbeStep `json:"liveness,omitempty"`
 	Readiness []ProbeStep `json:"readiness,omitempty"`
 	Startup   []ProbeStep `json:"startup,omitempty"`
@@ -136,6 +148,9 @@ type RuntimeDelays struct {
 	StartContainer  Duration `json:"startContainer,omitempty"`
 	StopPodSandbox  Duration `json:"stopPodSandbox,omitempty"`
 	RemoveContainer Duration `json:"removeContainer,omitempty"`
+	// UpdateContainerResources is how long an in-place resize of one
+	// container takes (not captured: taken as 5 ms).
+	UpdateContainerResources Duration `json:"updateContainerResources,omitempty"`
 	// Relist is how long one PLEG relist takes (listing the runtime and
 	// reading the status of changed pods); the next relist starts one
 	// relist period after the previous one ended.
@@ -151,6 +166,8 @@ func DefaultRuntimeDelays() RuntimeDelays {
 		StopPodSandbox:  Duration(25 * time.Millisecond),
 		RemoveContainer: Duration(2 * time.Millisecond),
 		Relist:          Duration(10 * time.Millisecond),
+		// Not captured: no fixture resizes a pod.
+		UpdateContainerResources: Duration(5 * time.Millisecond),
 	}
 }
 
@@ -168,6 +185,7 @@ func (d RuntimeDelays) orDefault() RuntimeDelays {
 	set(&d.StopPodSandbox, def.StopPodSandbox)
 	set(&d.RemoveContainer, def.RemoveContainer)
 	set(&d.Relist, def.Relist)
+	set(&d.UpdateContainerResources, def.UpdateContainerResources)
 	return d
 }
 
@@ -183,7 +201,7 @@ func (s Script) validate() error {
 			for _, d := range []struct {
 				field string
 				v     Duration
-			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}} {
+			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"postStart", r.PostStart}} {
 				if d.v < 0 {
 					return fmt.Errorf("script: containers.%s.runs[%d].%s: negative duration %s", name, i, d.field, d.v)
 				}
@@ -203,7 +221,7 @@ func (s Script) validate() error {
 			}
 		}
 	}
-	for _, d := range []Duration{s.Runtime.RunPodSandbox, s.Runtime.CreateContainer, s.Runtime.StartContainer, s.Runtime.StopPodSandbox, s.Runtime.RemoveContainer, s.Runtime.Relist} {
+	for _, d := range []Duration{s.Runtime.RunPodSandbox, s.Runtime.CreateContainer, s.Runtime.StartContainer, s.Runtime.StopPodSandbox, s.Runtime.RemoveContainer, s.Runtime.Relist, s.Runtime.UpdateContainerResources} {
 		if d < 0 {
 			return fmt.Errorf("script: runtime: negative delay %s", d)
 		}

@@ -123,7 +123,10 @@ func (k Kubelet) relistPeriod() time.Duration {
 	return time.Second
 }
 
-// SyncInput is everything one sync of one pod reads.
+// SyncInput is everything one sync of one pod reads. Sync ignores a key of
+// its maps that matches nothing (a probe result keyed by container name
+// instead of instance ID, say): call Validate first to have such keys
+// reported.
 type SyncInput struct {
 	// Pod is the pod as the kubelet's pod manager holds it (API defaults
 	// applied).
@@ -151,16 +154,26 @@ type SyncInput struct {
 	// Created counts, per container name, the instances created so far;
 	// the simulated runtime numbers a container's instances with it.
 	Created map[string]int
+	// Behaviours are what the containers do, by name (Script.Containers):
+	// the sync reads them for the instances it creates (how long their
+	// postStart hook runs and whether it fails). A container not listed
+	// has hooks that return at once and succeed.
+	Behaviours map[string]Behaviour
 }
 
 // Call is one CRI call the kubelet makes.
 type Call struct {
-	// At is when the call is made and Done when it returns, as offsets
-	// from the start of the sync.
+	// At is when the call is made and Done when it returns. Like every
+	// time in sim they count from the start of what holds them: in
+	// SyncOutput.Calls from the start of the sync (SyncInput.Now), in a
+	// Timeline entry from the start of the simulation (Timeline.Start),
+	// like Entry.At, which equals the call's At there.
 	At   time.Duration `json:"at"`
 	Done time.Duration `json:"done"`
 	// Method is the CRI method: RunPodSandbox, StopPodSandbox,
-	// CreateContainer, StartContainer, StopContainer, RemoveContainer.
+	// CreateContainer, StartContainer, StopContainer, RemoveContainer,
+	// ExecSync (an exec postStart or preStop hook; exec probes are not
+	// listed), UpdateContainerResources (an in-place resize).
 	Method string `json:"method"`
 	// Name is the container's name (empty for sandbox calls), ID the
 	// instance or sandbox the call acts on (for RunPodSandbox and
@@ -189,10 +202,18 @@ type Call struct {
 	// so the hook started at At - Waited - PreStop.
 	PreStop time.Duration `json:"preStop,omitempty"`
 	Waited  time.Duration `json:"waited,omitempty"`
-	// Exit is, for StopContainer, how the process ended: the exit code
-	// and whether the runtime had to SIGKILL it.
+	// ExitCode and Killed are, for StopContainer, how the process ended:
+	// the exit code and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
 	Killed   bool  `json:"killed,omitempty"`
+	// Hook is, for ExecSync, the lifecycle hook the call runs: "postStart"
+	// or "preStop". The call lasts as long as the hook's command (Done -
+	// At); HookFailed says the command failed.
+	Hook       string `json:"hook,omitempty"`
+	HookFailed bool   `json:"hookFailed,omitempty"`
+	// Resources are, for UpdateContainerResources, the values the call
+	// sets.
+	Resources *ContainerResources `json:"resources,omitempty"`
 }
 
 func (c Call) String() string {
@@ -203,6 +224,8 @@ func (c Call) String() string {
 		fmt.Fprintf(&b, " attempt %d -> %s", c.Attempt, c.ID)
 	case c.Method == "CreateContainer":
 		fmt.Fprintf(&b, " %s (restart %d) -> %s", c.Name, c.RestartCount, c.ID)
+	case c.Method == "ExecSync" || c.Method == "UpdateContainerResources":
+		fmt.Fprintf(&b, " %s %s%s", c.Name, c.ID, c.detail())
 	case c.Name != "":
 		fmt.Fprintf(&b, " %s %s", c.Name, c.ID)
 	default:
@@ -241,7 +264,8 @@ const (
 type SyncOutput struct {
 	// Work is the sync function that ran.
 	Work termination.WorkType `json:"work"`
-	// Calls are the CRI calls, in order.
+	// Calls are the CRI calls, in order, their At and Done offsets from
+	// the start of the sync (SyncInput.Now).
 	Calls []Call `json:"calls,omitempty"`
 	// Statuses are the statuses the sync stored in the status manager, in
 	// order, with their offsets from the start of the sync.
@@ -288,8 +312,14 @@ type StoredStatus struct {
 // (doBackOff), kills through the termination timeline (termination.Plan,
 // StopTimeout).
 //
-// Not modelled: image pulls (instant), volumes, in-place resize actuation,
-// PostStart hooks, and start failures other than back-off.
+// PostStart hooks run after StartContainer and the sync waits for them; a
+// failed one kills the container (FailedPostStartHook) and is a start
+// failure (PostStartHookError). In-place resizes are UpdateContainerResources
+// calls (doPodResizeAction), memory before cpu.
+//
+// Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
+// resize (UpdatePodSandboxResources and the cgroup writes) and its
+// failures, and start failures other than back-off and postStart hooks.
 func Sync(in SyncInput) SyncOutput {
 	in.Delays = in.Delays.orDefault()
 	if in.Runtime == nil {
@@ -535,6 +565,7 @@ func (s *syncer) syncPod() {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 	var backOffUntil time.Time
+	startFailed := false
 	created := map[string]int{}
 	start := func(c *v1.Container, kind string) bool {
 		key := restart.BackOffKey(pod, c)
@@ -558,7 +589,8 @@ func (s *syncer) syncPod() {
 		} else if n, ok := in.Logs[c.Name]; ok {
 			restartCount = n + 1
 		}
-		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, in.Created[c.Name]+created[c.Name])
+		instance := in.Created[c.Name] + created[c.Name]
+		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, instance)
 		created[c.Name]++
 		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
@@ -566,8 +598,14 @@ func (s *syncer) syncPod() {
 		if kind != "ephemeral" {
 			m.Actuated.Containers[c.Name] = *c.Resources.DeepCopy()
 		}
+		if !s.postStart(c, id, in.Behaviours[c.Name].run(instance)) {
+			startFailed = true
+			return false
+		}
 		return true
 	}
+	// Step 6 of the runtime's SyncPod: in-place resizes, before any start.
+	s.resize(acts)
 	for _, r := range acts.EphemeralContainersToStart {
 		if r.Index < len(pod.Spec.EphemeralContainers) {
 			ec := v1.Container(pod.Spec.EphemeralContainers[r.Index].EphemeralContainerCommon)
@@ -596,6 +634,12 @@ func (s *syncer) syncPod() {
 		s.out.Result.Err = true
 		s.out.Requeue = RequeueBackOff
 		s.out.BackOffUntil = backOffUntil
+		return
+	}
+	if startFailed {
+		// A failed postStart hook is an error without a back-off time.
+		s.out.Result.Err = true
+		s.out.Requeue = RequeueError
 		return
 	}
 	s.out.Requeue = RequeueSuccess
@@ -730,10 +774,16 @@ func (s *syncer) applyKill(t termination.Timeline) {
 	}
 	var calls []timed
 	end := time.Duration(0)
+	hooks := s.preStops()
 	for _, k := range t.Containers {
 		if k.Error != "" {
 			s.out.Messages = append(s.out.Messages, fmt.Sprintf("cannot kill %s: %s", k.Name, k.Error))
 			continue
+		}
+		if k.Stop.PreStopRan {
+			if hc, ok := s.preStopExec(containerByName(s.pod, k.Name), k.Name, k.ID, base, hooks[k.Name], base+k.Exit); ok {
+				calls = append(calls, timed{0, hc})
+			}
 		}
 		timeout := k.Stop.Timeout
 		exit := k.Exit
@@ -771,13 +821,20 @@ func (s *syncer) applyKill(t termination.Timeline) {
 
 // stopContainer is killContainer for one instance, waited for in SyncPod.
 func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, override *int64) {
-	run := s.in.Containers[id]
+	s.stopInstance(name, id, c, grace, override, s.in.Containers[id], false)
+}
+
+// stopInstance is killContainer for one instance that behaves as run;
+// exited says its process has already ended (StopContainer then returns at
+// once, and an exec or httpGet preStop hook fails at once).
+func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, override *int64, run Run, exited bool) {
 	hasPreStop := c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil
 	var preStop time.Duration
-	if hasPreStop {
+	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
 		preStop = hookDuration(c, run)
 	}
 	st := termination.StopTimeout(grace, override, hasPreStop, preStop, false, 0, s.in.Kubelet.Features)
+	hookAt := s.clock
 	if st.PreStopRan {
 		s.clock += st.PreStopElapsed
 	}
@@ -786,6 +843,12 @@ func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, ov
 	code := run.TermExitCode
 	if killed {
 		code = 137
+	}
+	if exited {
+		exit, killed, code = 0, false, run.ExitCode
+	}
+	if st.PreStopRan {
+		s.preStopCall(c, name, id, hookAt, preStop, s.clock+exit)
 	}
 	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
 	if st.PreStopRan {

@@ -141,6 +141,9 @@ func TestSyncTerminating(t *testing.T) {
 		timeout      int64
 		killed       bool
 	}{
+		// The exec preStop hook is an ExecSync call, from the start of
+		// the kill for the hook's 4 s.
+		{"ExecSync", "app", 0, 0, false},
 		{"StopContainer", "app", 4 * time.Second, 16, true},
 		{"StopContainer", "sidecar", 20 * time.Second, 2, false},
 		{"StopPodSandbox", "", 20*time.Second + 100*time.Millisecond, 0, false},
@@ -158,8 +161,11 @@ func TestSyncTerminating(t *testing.T) {
 			t.Errorf("call %d: %s %s at %s timeout %d killed %v; want %+v", i, c.Method, c.Name, c.At, timeout, c.Killed, w)
 		}
 	}
-	if out.Calls[0].PreStop != 4*time.Second || out.Calls[1].Waited != 20*time.Second {
-		t.Errorf("app waited %s for its preStop hook (want 4s); the sidecar %s for its turn (want 20s: the app exits at 20 s)", out.Calls[0].PreStop, out.Calls[1].Waited)
+	if h := out.Calls[0]; h.Hook != "preStop" || h.Done != 4*time.Second {
+		t.Errorf("preStop ExecSync: hook %q done at %s; want preStop, done at 4s", h.Hook, h.Done)
+	}
+	if out.Calls[1].PreStop != 4*time.Second || out.Calls[2].Waited != 20*time.Second {
+		t.Errorf("app waited %s for its preStop hook (want 4s); the sidecar %s for its turn (want 20s: the app exits at 20 s)", out.Calls[1].PreStop, out.Calls[2].Waited)
 	}
 	last := out.Statuses[len(out.Statuses)-1]
 	if last.By != "SyncTerminatingPod" || last.Status.Phase != v1.PodFailed {

@@ -12,8 +12,10 @@ import (
 )
 
 // Watch renders the timeline as `kubectl get pod -w` shows it: a row
-// (NAME, READY, STATUS, RESTARTS, AGE) each time what kubectl prints for a
-// pod changes, from the statuses the kubelet wrote to the API (the
+// (NAME, READY, STATUS, RESTARTS, AGE) each time the pod's status changes,
+// as kubectl prints a row for every change of the object even when the
+// cells stay the same (a phase change behind the same STATUS, a
+// condition), from the statuses the kubelet wrote to the API (the
 // kubelet's own for a static pod), then a row when the object is deleted.
 // AT is the simulation's clock, which kubectl does not print.
 func (t *Timeline) Watch() string {
@@ -46,15 +48,22 @@ func (t *Timeline) Watch() string {
 			}
 			continue
 		}
-		restarts := fmt.Sprint(e.Status.Restarts)
-		if ago, ok := lastRestart(e.Status.Status); ok && e.Status.Restarts > 0 {
-			d := t.Start.Add(e.At).Sub(ago)
-			if d < 0 {
-				d = 0
+		restarts := e.Status.RestartsColumn
+		if restarts == "" { // a timeline written before RestartsColumn
+			restarts = fmt.Sprint(e.Status.Restarts)
+			if ago, ok := lastRestart(e.Status.Status); ok && e.Status.Restarts > 0 {
+				d := t.Start.Add(e.At).Sub(ago)
+				if d < 0 {
+					d = 0
+				}
+				restarts = fmt.Sprintf("%d (%s ago)", e.Status.Restarts, duration.HumanDuration(d))
 			}
-			restarts = fmt.Sprintf("%d (%s ago)", e.Status.Restarts, duration.HumanDuration(d))
 		}
-		row := e.Status.Ready + "\t" + e.Status.Column + "\t" + fmt.Sprint(e.Status.Restarts)
+		// kubectl -w prints a row for every change of the object, even
+		// one that leaves the printed cells as they were (a phase change
+		// behind the same STATUS, a condition, a ready flag): a row per
+		// status that differs from the last one shown.
+		row := statusKey(e.Status)
 		if last[e.Pod] == row {
 			continue
 		}
@@ -63,6 +72,12 @@ func (t *Timeline) Watch() string {
 	}
 	w.Flush()
 	return b.String()
+}
+
+// statusKey identifies a status and the generation it was written for.
+func statusKey(s *StatusEntry) string {
+	b, _ := json.Marshal(s.Status)
+	return fmt.Sprintf("%d %s", s.Generation, b)
 }
 
 // lastRestart is kubectl's time of the newest restart: the latest

@@ -112,6 +112,10 @@ func (c ContainerStop) Deadline() time.Duration {
 // names (kubecontainer.Pod.ToAPIPod), so no grace period, preStop hook or
 // ordering applies; pass a GracePeriodOverride of 1, as
 // SyncTerminatingRuntimePod does. A nil st has nothing running.
+//
+// Plan ignores a name in opts that matches no container, and a PreStop
+// for a container without a hook: call opts.Validate(pod, st) first to
+// have them reported.
 func Plan(pod *v1.Pod, st *runtimestate.Pod, opts Options) Timeline {
 	var running []*runtimestate.Container
 	var tl Timeline

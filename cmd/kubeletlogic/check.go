@@ -21,6 +21,12 @@ type checkReport struct {
 	Phase         v1.PodPhase          `json:"phase"`
 	KubectlStatus string               `json:"kubectlStatus"`
 	Mismatches    []podstatus.Mismatch `json:"mismatches,omitempty"`
+	// TakenAsGiven are the parts of the status check reads as they are
+	// (see takenAsGiven).
+	TakenAsGiven []string `json:"takenAsGiven,omitempty"`
+	// Warnings name the features of the pod this kubelet does not honour
+	// because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func runCheck(e *env) int {
@@ -73,13 +79,16 @@ func runCheck(e *env) int {
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "Pod %s, from %s\n", r.Pod, r.From)
+		for _, w := range r.Warnings {
+			fmt.Fprintf(e.stdout, "warning: %s\n", w)
+		}
 		switch r.Verdict {
 		case "unchecked":
 			fmt.Fprintln(e.stdout, "nothing to check: the status holds no container status, so no kubelet has written it")
 			fmt.Fprintln(e.stdout, "(the API server, the scheduler, or a kubelet rejecting the pod at admission wrote it)")
 		case "consistent":
 			fmt.Fprintf(e.stdout, "consistent: a kubelet %s could have written this status for this spec\n", r.KubeletVersion)
-			fmt.Fprintf(e.stdout, "(phase %s, kubectl STATUS %s)\n", r.Phase, r.KubectlStatus)
+			fmt.Fprintf(e.stdout, "(phase %s, kubectl STATUS %s), with the parts below taken as given\n", r.Phase, r.KubectlStatus)
 		default:
 			n := len(r.Mismatches)
 			word := "fields"
@@ -93,6 +102,12 @@ func runCheck(e *env) int {
 				fmt.Fprint(e.stdout, m.String())
 			}
 		}
+		if len(r.TakenAsGiven) > 0 {
+			fmt.Fprintln(e.stdout, "\ntaken as given (the API status does not show the runtime; explain --runtime FILE reads it):")
+			for _, g := range r.TakenAsGiven {
+				fmt.Fprintf(e.stdout, "  - %s\n", g)
+			}
+		}
 	}
 	return code
 }
@@ -104,13 +119,16 @@ func check(lp loadedPod, set features.Set) checkReport {
 	if pod.Namespace != "" {
 		r.Pod = pod.Namespace + "/" + pod.Name
 	}
+	r.Warnings = gateWarnings(pod, set)
 	if !podstatus.KubeletWrote(&pod.Status) {
 		r.Verdict = "unchecked"
 		return r
 	}
 	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
 	r.Mismatches = podstatus.Check(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
-	r.KubectlStatus = podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal}).KubectlStatus
+	rec := podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
+	r.KubectlStatus = rec.KubectlStatus
+	r.TakenAsGiven = takenAsGiven(pod, set, rec, terminal)
 	r.Verdict = "consistent"
 	if len(r.Mismatches) > 0 {
 		r.Verdict = "inconsistent"

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
-	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -60,12 +58,14 @@ func (a *atFlag) Set(s string) error {
 }
 
 func runExplain(e *env) int {
-	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [-o text|json|yaml]")
+	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [--resize cpu=500m,memory=256Mi] [-o text|json|yaml]")
 	file := fs.String("f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input; none: a built-in sample")
 	rtFile := fs.String("runtime", "", "what the container runtime reports about the pod (sandboxes and container instances, YAML or JSON); none: read off the pod's status, or a pod just admitted")
 	gates := addGateFlags(fs)
 	var at atFlag
 	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
+	var resize explainResizeFlag
+	fs.Var(&resize, "resize", "what the kubelet does with the running pod after an in-place resize, as simulate's --resize: [container:]cpu=500m,memory=256Mi (no container: each one; cpu= sets the request, the limit or both, whichever it has; requests.cpu=, limits.memory= one value); repeatable")
 	out := fs.String("o", "text", "output: text, json or yaml")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -110,7 +110,13 @@ func runExplain(e *env) int {
 			}
 			in.st, in.stFrom = st, *rtFile
 		}
-		all = append(all, explain(in))
+		x := explain(in)
+		if len(resize.specs) > 0 {
+			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.specs, set); err != nil {
+				return inputFailed(e, "explain", err)
+			}
+		}
+		all = append(all, x)
 	}
 	switch *out {
 	case "json", "yaml":
@@ -166,11 +172,31 @@ type explanation struct {
 	Status        v1.PodStatus   `json:"status"`
 	KubectlStatus string         `json:"kubectlStatus"`
 	Containers    []outlook      `json:"containers"`
+	Probes        probesReport   `json:"probes,omitzero"`
 	BackOff       backOff        `json:"crashLoopBackOff"`
 	Deletion      deletionReport `json:"deletion"`
+	Resize        *resizeReport  `json:"resize,omitempty"`
+	// Assumptions are what the answers take for granted.
+	Assumptions []string `json:"assumptions,omitempty"`
+
+	// Warnings name the features of the pod that this kubelet does not
+	// honour because their gate is off (podactions.GatesOff).
+	Warnings []string `json:"warnings,omitempty"`
+	// Assumed is what a runtime state read off the pod's status takes as
+	// given (podstatus.StatusView.Assumed).
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 type next struct {
+	// Function is the kubelet function the pod worker runs (SyncPod,
+	// SyncTerminatingPod, SyncTerminatedPod); Starts, Stops, Removes and
+	// Held name the containers it starts, stops, removes, and holds in
+	// crash-loop back-off (sim.Next, see next.go).
+	Function string   `json:"function"`
+	Starts   []string `json:"starts,omitempty"`
+	Stops    []string `json:"stops,omitempty"`
+	Removes  []string `json:"removes,omitempty"`
+	Held     []string `json:"heldInBackOff,omitempty"`
 	// Say are the decisions in words, one a line.
 	Say []string `json:"say"`
 	// Terminating is true when the pod is being deleted: the pod worker
@@ -238,15 +264,19 @@ func explain(in explainInput) *explanation {
 	if pod.Namespace != "" {
 		x.Pod = pod.Namespace + "/" + pod.Name
 	}
+	x.Warnings = gateWarnings(pod, in.gates)
 
 	// The runtime state: given, read off the status, or none.
 	st, fromStatus := in.st, false
+	var view podstatus.StatusView
 	switch {
 	case st != nil:
 		x.Runtime = fmt.Sprintf("%s (%s)", in.stFrom, describeState(st))
 	case podstatus.KubeletWrote(&pod.Status):
-		st, fromStatus = runtimeFromStatus(pod), true
-		x.Runtime = fmt.Sprintf("read off the pod's status (%s; hashes as in the spec, older instances unknown)", describeState(st))
+		view = podstatus.RuntimeFromStatus(pod)
+		st, fromStatus = view.State, true
+		x.Runtime = fmt.Sprintf("read off the pod's status (%s)", describeState(st))
+		x.Assumed = view.Assumed
 	default:
 		x.Runtime = "none given: the pod as just admitted, no sandbox yet"
 	}
@@ -277,69 +307,21 @@ func explain(in explainInput) *explanation {
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 
-	// Crash-loop back-off of each container the kubelet would start.
-	entryOf := func(name string) restart.BackOffEntry {
-		if fromStatus {
-			if cs := statusOf(pod, name); cs != nil {
-				e, _ := cfg.EntryFromStatus(cs)
-				return e
-			}
-			return restart.BackOffEntry{}
-		}
-		h, _ := restart.HistoryFrom(st, name) // readRuntime checked it
-		return cfg.Replay(h, now)
-	}
-	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod)}
+	statusOpts := podstatus.Options{Features: in.gates, Now: now, RuntimeType: runtimeTypeOf(pod), Probes: view.Probes}
 	if ips := hostIPs(pod); len(ips) > 0 {
 		statusOpts.HostIPs = ips
 	}
 	first := podstatus.Compute(pod, st, statusOpts)
-	reset := restart.RestartingAllContainers(pod, st, prevStatus(pod), first.Status.Phase, in.gates)
-	acts := podactions.Compute(pod, st, podactions.Options{Features: in.gates, RestartAllContainers: reset})
-
-	terminating := pod.DeletionTimestamp != nil
-	var holds []string
-	failures := map[string]apistatus.StartFailure{}
-	if !terminating && !acts.KillPod {
-		for _, ref := range append(append([]podactions.Ref{}, acts.InitContainersToStart...), acts.ContainersToStart...) {
-			_, c, ok := restart.KindOf(&pod.Spec, ref.Name)
-			if !ok {
-				continue
-			}
-			d := cfg.Decide(pod, c, st, entryOf(ref.Name), now)
-			if !d.Start {
-				holds = append(holds, fmt.Sprintf("but crash-loop back-off holds %s until %s (back-off %s): the kubelet reports CrashLoopBackOff until then", ref.Name, rel(d.Until), d.Delay))
-				failures[ref.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
-			} else if ex := st.NewestExited(ref.Name); ex != nil {
-				wait := "no back-off: first restart after an exit"
-				if d.Delay > 0 && !entryOf(ref.Name).IsZero() {
-					wait = fmt.Sprintf("its back-off ran out; the next one is %s", d.Delay)
-				}
-				holds = append(holds, fmt.Sprintf("%s starts again now (%s)", ref.Name, wait))
-			}
-		}
-	}
+	var failures map[string]apistatus.StartFailure
+	var oc outlookContext
+	x.Next, failures, oc = explainNext(pod, st, view, now, in.gates, cfg, rel)
+	// Crash-loop back-off of each container: the records the next sync
+	// holds.
+	entryOf := oc.entry
 	final := first
 	if len(failures) > 0 {
 		statusOpts.StartFailures = failures
 		final = podstatus.Compute(pod, st, statusOpts)
-	}
-
-	if terminating {
-		x.Next.Terminating = true
-		x.Next.Say = append(x.Next.Say,
-			fmt.Sprintf("terminate the pod: it is being deleted (deletionTimestamp %s), so the pod worker stops syncing it", pod.DeletionTimestamp.UTC().Format(time.RFC3339)),
-			"and kills it: every running container, then the sandbox (see BEING DELETED); nothing is started or restarted any more")
-	} else {
-		x.Next.Say = append(x.Next.Say, strings.Split(strings.TrimRight(acts.String(), "\n"), "\n")...)
-		running := len(steadyRunning(st)) > 0
-		if acts.KillPod && acts.CreateSandbox && !running {
-			x.Next.Say = append(x.Next.Say, "(the kubelet's kill step stops nothing here: nothing runs yet)")
-		}
-		if acts.KillPod && !acts.CreateSandbox {
-			x.Next.Say = append(x.Next.Say, "then the pod is done: "+afterKill(pod, st, in.gates))
-		}
-		x.Next.Say = append(x.Next.Say, holds...)
 	}
 
 	x.Status = final.Status
@@ -353,13 +335,15 @@ func explain(in explainInput) *explanation {
 
 	// Restart outlook per container.
 	for _, name := range containerNames(pod) {
-		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel))
+		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel, oc))
 	}
 	x.BackOff = backOff{Initial: cfg.Initial.String(), Max: cfg.Max.String()}
 	for _, r := range cfg.Schedule(8, 0) {
 		x.BackOff.Restarts = append(x.BackOff.Restarts, "+"+r.Start.String())
 	}
 
+	x.Probes = explainProbes(pod, st, start, now, in.gates, rel)
+	x.Assumptions = explainAssumptions(pod, &x.Probes)
 	x.Deletion = deletion(pod, st, in.st == nil && !fromStatus, in.gates)
 	return x
 }
@@ -479,7 +463,7 @@ func steadyState(pod *v1.Pod) *runtimestate.Pod {
 }
 
 func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features.Set, cfg restart.BackOffConfig,
-	entryOf func(string) restart.BackOffEntry, now time.Time, rel func(time.Time) string) outlook {
+	entryOf func(string) restart.BackOffEntry, now time.Time, rel func(time.Time) string, oc outlookContext) outlook {
 	o := outlook{Name: name}
 	eff, ok := restart.EffectivePolicy(pod, name, f)
 	if !ok {
@@ -487,7 +471,11 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 	}
 	o.Kind = kindWords(eff.Kind)
 	o.Policy = policyWords(pod, eff)
-	for _, r := range eff.Rules {
+	if eff.Kind == restart.Sidecar {
+		o.Policy = sidecarPolicy(containerSpec(pod, name), f)
+	}
+	rules := outlookRules(pod, name, eff, f)
+	for _, r := range rules {
 		o.Rules = append(o.Rules, ruleWords(r))
 	}
 
@@ -511,26 +499,37 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 		if newest.RestartCount > 0 {
 			o.Now += fmt.Sprintf(" (restart count %d)", newest.RestartCount)
 		}
-		if rule, ok := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode)); ok && len(eff.Rules) > 0 {
+		if rule, ok := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode)); ok && len(rules) > 0 {
 			o.Now += fmt.Sprintf("; rule %q matches", ruleWords(rule))
 		}
 		rule, matched := restart.MatchRule(containerSpec(pod, name), int32(newest.ExitCode))
 		switch {
 		case pod.DeletionTimestamp != nil:
 			o.Now += "; the pod is being deleted: not restarted"
-		case matched && len(eff.Rules) > 0 && rule.Action == v1.ContainerRestartRuleActionRestartAllContainers && f.Enabled(features.RestartAllContainersOnContainerExits):
+		case matched && len(rules) > 0 && rule.Action == v1.ContainerRestartRuleActionRestartAllContainers && f.Enabled(features.RestartAllContainersOnContainerExits):
 			o.Now += "; the whole pod restarts in place: every container is removed, then started again from the first init container"
+		case oc.resetting:
+			o.Now += "; " + resetWords(false, oc.removed[name])
+		case oc.over != "":
+			o.Now += "; " + oc.over + ": not restarted"
+		case !again && oc.started[name]:
+			o.Now += "; by its policy not restarted, " + oc.againWords()
 		case !again:
 			o.Now += "; not restarted"
 		default:
 			_, c, _ := restart.KindOf(&pod.Spec, name)
 			d := cfg.Decide(pod, c, st, entryOf(name), now)
-			if d.Start {
+			if d.Start && oc.started[name] {
 				o.Now += "; restarted now"
+			} else if d.Start {
+				o.Now += "; to be restarted, but not by this sync (see NEXT)"
 			} else {
 				o.Now += fmt.Sprintf("; restarted at %s at the earliest (back-off %s)", rel(d.Until), d.Delay)
 			}
 		}
+	}
+	if oc.resetting && newest != nil && newest.State != runtimestate.Exited && eff.Kind != restart.Ephemeral {
+		o.Now += "; " + resetWords(newest.State == runtimestate.Running, oc.removed[name])
 	}
 	return o
 }
@@ -713,98 +712,4 @@ func runtimeTypeOf(pod *v1.Pod) string {
 		}
 	}
 	return apistatus.DefaultRuntimeType
-}
-
-// runtimeFromStatus reads a runtime state off a pod's API status: a ready
-// sandbox when the status says so (or a container runs), and per container
-// the instance of its state (running or terminated) and of its last
-// termination. Hashes are left out (the instances were created from the
-// current spec); older instances are unknown.
-func runtimeFromStatus(pod *v1.Pod) *runtimestate.Pod {
-	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
-	ready := false
-	for _, c := range pod.Status.Conditions {
-		if c.Type == v1.PodReadyToStartContainers {
-			ready = c.Status == v1.ConditionTrue
-		}
-	}
-	var ctrs []runtimestate.Container
-	seen := map[string]bool{}
-	add := func(c runtimestate.Container) {
-		if seen[c.ID] {
-			return
-		}
-		seen[c.ID] = true
-		ctrs = append(ctrs, c)
-	}
-	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
-		for _, cs := range l {
-			if t := cs.LastTerminationState.Terminated; t != nil {
-				// Its restart count: the status's, unless a newer
-				// instance (running or terminated) holds that one.
-				n := int(cs.RestartCount)
-				if cs.State.Running != nil || cs.State.Terminated != nil {
-					n = max(0, n-1)
-				}
-				add(runtimestate.Container{ID: idOr(t.ContainerID, cs.Name+"-last"), Name: cs.Name, State: runtimestate.Exited,
-					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: n,
-					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
-			}
-			switch {
-			case cs.State.Running != nil:
-				ready = ready || cs.State.Running != nil
-				add(runtimestate.Container{ID: idOr(cs.ContainerID, cs.Name+"-now"), Name: cs.Name, State: runtimestate.Running,
-					RestartCount: int(cs.RestartCount), CreatedAt: cs.State.Running.StartedAt.Time, StartedAt: cs.State.Running.StartedAt.Time})
-			case cs.State.Terminated != nil:
-				t := cs.State.Terminated
-				add(runtimestate.Container{ID: idOr(firstNonEmpty(t.ContainerID, cs.ContainerID), cs.Name+"-now"), Name: cs.Name, State: runtimestate.Exited,
-					ExitCode: int(t.ExitCode), Reason: t.Reason, Message: t.Message, RestartCount: int(cs.RestartCount),
-					CreatedAt: t.StartedAt.Time, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time})
-			}
-		}
-	}
-	if ready {
-		sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: pod.Status.PodIP}
-		if pod.Status.StartTime != nil {
-			sb.CreatedAt = pod.Status.StartTime.Time
-		}
-		if pod.Spec.HostNetwork {
-			sb.NetworkMode = runtimestate.NamespaceNode
-		} else if sb.IP == "" {
-			sb.IP = "10.244.0.2" // the status shows none; any address will do
-		}
-		for _, ip := range pod.Status.PodIPs {
-			if ip.IP != sb.IP && ip.IP != "" {
-				sb.AdditionalIPs = append(sb.AdditionalIPs, ip.IP)
-			}
-		}
-		st.Sandboxes = []runtimestate.Sandbox{sb}
-		for i := range ctrs {
-			ctrs[i].SandboxID = sb.ID
-		}
-	}
-	// Newest first: by creation time, an instance of unknown time after
-	// the others.
-	sort.SliceStable(ctrs, func(i, j int) bool { return ctrs[i].CreatedAt.After(ctrs[j].CreatedAt) })
-	st.Containers = ctrs
-	return st
-}
-
-func idOr(containerID, fallback string) string {
-	if _, id, ok := strings.Cut(containerID, "://"); ok && id != "" {
-		return id
-	}
-	if containerID != "" {
-		return containerID
-	}
-	return fallback
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

@@ -18,8 +18,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
+
+	nearname "github.com/kubeletlogic/kubeletlogic/internal/nearest"
 )
 
 // kubeletVersion is the default kubelet whose decisions the library
@@ -167,39 +168,6 @@ func suggest(s string, known []string) string {
 }
 
 // nearest returns the name in known closest to s in edit distance (case
-// ignored), when it is close enough to be a misspelling; else "".
-func nearest(s string, known []string) string {
-	best, bestD := "", -1
-	sorted := append([]string(nil), known...)
-	sort.Strings(sorted)
-	for _, k := range sorted {
-		d := editDistance(strings.ToLower(s), strings.ToLower(k))
-		if bestD < 0 || d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if bestD < 0 || bestD > max(2, len(s)/3) {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// ignored), when it is close enough to be a misspelling; else "". The
+// library's errors use the same rule (internal/nearest).
+func nearest(s string, known []string) string { return nearname.Name(s, known) }

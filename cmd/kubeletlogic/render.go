@@ -35,14 +35,24 @@ func writeTextRaw(w io.Writer, x *explanation) {
 		gates = "feature gates changed: " + strings.Join(x.Gates, ", ")
 	}
 	fmt.Fprintf(w, "kubelet %s with %s\n", x.KubeletVersion, gates)
+	for _, wn := range x.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
 	fmt.Fprintf(w, "runtime: %s\n", x.Runtime)
+	for _, a := range x.Assumed {
+		fmt.Fprintf(w, "  assumed: %s\n", a)
+	}
 	at := x.At + " after the pod's start"
 	if x.Now != nil {
 		at += " (" + x.Now.Format("2006-01-02T15:04:05Z") + ")"
 	}
 	fmt.Fprintf(w, "time: %s\n", at)
 
-	fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync\n")
+	if x.Next.Function != "" {
+		fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync (%s)\n", x.Next.Function)
+	} else {
+		fmt.Fprintf(w, "\nNEXT: what the kubelet does on its next sync\n")
+	}
 	for _, l := range x.Next.Say {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
@@ -90,6 +100,9 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	fmt.Fprintf(w, "  restarts at %s after its first start\n", strings.Join(x.BackOff.Restarts, ", "))
 	fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
 
+	writeProbes(w, &x.Probes)
+	writeResize(w, x.Resize)
+
 	d := x.Deletion
 	head := "IF DELETED NOW"
 	if x.Next.Terminating {
@@ -117,6 +130,7 @@ func writeTextRaw(w io.Writer, x *explanation) {
 	if d.MayDeleteNow != nil {
 		fmt.Fprintf(w, "  now: %s\n", d.MayDeleteNow.Why)
 	}
+	writeAssumptions(w, x.Assumptions)
 }
 
 // stateWords renders one container status in words.

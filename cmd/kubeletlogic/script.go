@@ -32,6 +32,8 @@ import (
 //	    runs:
 //	    - ignoreSIGTERM: true  # only SIGKILL ends it
 //	      preStop: 4s          # its exec or httpGet preStop hook runs 4 s
+//	      postStart: 2s        # its exec or httpGet postStart hook runs 2 s
+//	      postStartFails: true #   and then fails: the kubelet kills it
 //	      readiness: [{at: 0s, result: Failure}, {at: 20s, result: Success}]
 //	actions:
 //	- {at: 60s, delete: true}              # kubectl delete (the pod's grace)
@@ -41,13 +43,17 @@ import (
 //	- {at: 30s, killSandbox: true}
 //	- {at: 40s, remove: true}              # force-deleted (static: manifest removed)
 //	- {at: 10s, addEphemeral: {name: debug, image: busybox}}
+//	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see sim.RuntimeDelays)
 //
-// Durations are Go duration text ("90s", "1m30s") or a number of seconds.
+// Durations are Go duration text ("90s", "1m30s") or a number of seconds
+// (warned about: see checkScriptMeaning).
 type scriptFile struct {
 	Containers map[string]sim.Behaviour `json:"containers,omitempty"`
 	Runtime    sim.RuntimeDelays        `json:"runtime,omitzero"`
 	Actions    []scriptAction           `json:"actions,omitempty"`
+	// notes are the warnings readScript found (see checkScriptMeaning).
+	notes scriptNotes
 }
 
 // scriptAction is one sim.Action as a script file writes it.
@@ -63,12 +69,15 @@ type scriptAction struct {
 	KillContainer    string                 `json:"killContainer,omitempty"`
 	KillSandbox      bool                   `json:"killSandbox,omitempty"`
 	AddEphemeral     *v1.EphemeralContainer `json:"addEphemeral,omitempty"`
+	// Resize resizes containers in place: by name, the requests and
+	// limits to set (kubectl patch pod --subresource resize).
+	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
 }
 
 // action is the sim.Action the script action stands for.
 func (a scriptAction) action() sim.Action {
 	out := sim.Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
-		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral}
+		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize}
 	if a.Delete {
 		g := int64(-1)
 		if a.GracePeriod != nil {
@@ -165,13 +174,13 @@ func readScript(data []byte, file string, pods []loadedPod) (*scriptFile, error)
 	for i, a := range s.Actions {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
-		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil} {
+		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -187,9 +196,17 @@ func readScript(data []byte, file string, pods []loadedPod) (*scriptFile, error)
 				return nil, fail(append(at, pathSeg{key: "killContainer"}), "%q is not a container of pod %s%s (its containers: %s)", n, podNames(), suggest(n, names), strings.Join(names, ", "))
 			}
 		}
+		for _, n := range sortedKeysOf(a.Resize) {
+			if _, ok := specs[n]; !ok {
+				return nil, fail(append(at, pathSeg{key: "resize"}, pathSeg{key: n}), "%q is not a container of pod %s%s (its containers: %s)", n, podNames(), suggest(n, names), strings.Join(names, ", "))
+			}
+		}
 		if e := a.AddEphemeral; e != nil && (e.Name == "" || e.Image == "") {
 			return nil, fail(append(at, pathSeg{key: "addEphemeral"}), "an ephemeral container needs a name and an image")
 		}
+	}
+	if err := checkScriptMeaning(&s, raw, data, file); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
@@ -205,6 +222,9 @@ func checkRun(r sim.Run, specs []*v1.Container) string {
 		if d.v < 0 {
 			return fmt.Sprintf("%s: %s: want 0s or more", d.field, d.v)
 		}
+	}
+	if msg := checkPostStart(r, specs); msg != "" {
+		return msg
 	}
 	if r.ExitCode != 0 && r.ExitAfter == 0 {
 		return fmt.Sprintf("exitCode: %d without exitAfter: the process never exits on its own (give exitAfter, or termExitCode for the exit on SIGTERM)", r.ExitCode)
@@ -498,6 +518,7 @@ func describeRun(r sim.Run) string {
 	if r.PreStop > 0 {
 		parts = append(parts, "preStop hook runs "+r.PreStop.String())
 	}
+	parts = append(parts, describeHooks(r)...)
 	for _, p := range []struct {
 		name  string
 		steps []sim.ProbeStep

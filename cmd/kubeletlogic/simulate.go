@@ -36,6 +36,9 @@ func (f *durationFlag) String() string {
 
 func (f *durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
+	if _, nerr := strconv.ParseFloat(s, 64); err != nil && nerr == nil {
+		return fmt.Errorf("%s has no unit: write %ss for seconds (a duration such as 90s or 5m)", s, s)
+	}
 	if err != nil {
 		return fmt.Errorf("want a duration such as 90s or 5m")
 	}
@@ -56,6 +59,8 @@ type simFlags struct {
 	deleteAt     durationFlag
 	grace        int64
 	removeAt     durationFlag
+	resize       resizeFlag
+	resizeAt     durationFlag
 	seed         uint64
 	gates        *gateFlags
 }
@@ -68,6 +73,8 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 	fs.Var(&f.deleteAt, "delete-at", "delete the pod (kubectl delete) at this time after the start, e.g. 60s")
 	fs.Int64Var(&f.grace, "grace", -1, "the grace period of --delete-at in seconds, as kubectl delete --grace-period (default: the pod's terminationGracePeriodSeconds)")
 	fs.Var(&f.removeAt, "remove-at", "remove the pod at this time: kubectl delete --force (the API object goes at once), or a static pod's manifest removed")
+	fs.Var(&f.resize, "resize", "with --resize-at: resize in place, [container:]cpu=500m,memory=256Mi (cpu= and memory= set the request and the limit the container has; requests.cpu=, limits.memory= set one); repeatable")
+	fs.Var(&f.resizeAt, "resize-at", "when to apply --resize (kubectl patch --subresource resize), e.g. 30s")
 	fs.Uint64Var(&f.seed, "seed", 1, "the seed of every random choice the kubelet makes (requeue jitter, loop phases); the same seed gives the same timeline")
 	f.gates = addGateFlags(fs)
 	return f
@@ -94,6 +101,10 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	}
 	if f.grace >= 0 && !f.deleteAt.set {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: --grace is the grace period of --delete-at, which is not given\n", cmd)
+		return nil, exitUsage
+	}
+	if len(f.resize.specs) > 0 != f.resizeAt.set {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize and --resize-at go together (what to resize, and when)\n", cmd)
 		return nil, exitUsage
 	}
 	if f.script == "-" && f.file == "-" {
@@ -124,6 +135,14 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 		}
 		s.scriptName = sname
 	}
+	msg, late := checkSimTimes(f, s.script)
+	if msg != "" {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: %s\n", cmd, msg)
+		return nil, exitUsage
+	}
+	for _, w := range append(s.script.notes.warnings, late...) {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: warning: %s\n", cmd, w)
+	}
 	var actions []sim.Action
 	for _, a := range s.script.Actions {
 		actions = append(actions, a.action())
@@ -138,12 +157,27 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	if f.removeAt.set {
 		actions = append(actions, sim.Action{At: sim.Duration(f.removeAt.d), Remove: true})
 	}
+	if f.resizeAt.set {
+		if len(pods) != 1 {
+			fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize needs one pod; the input has %d (use a script's resize action per container)\n", cmd, len(pods))
+			return nil, exitUsage
+		}
+		r, err := parseResize(f.resize.specs, pods[0].pod)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+			return nil, exitBadInput
+		}
+		actions = append(actions, sim.Action{At: sim.Duration(f.resizeAt.d), Resize: r})
+	}
 	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
 
 	s.cfg = sim.Config{Kubelet: sim.Kubelet{Features: set}, Seed: f.seed, For: sim.Duration(f.forDur.d)}
 	for _, lp := range pods {
 		pod, notes := simPod(lp.pod)
 		s.notes = append(s.notes, notes...)
+		for _, w := range gateWarnings(pod, set) {
+			s.notes = append(s.notes, "warning: pod "+pod.Name+": "+w)
+		}
 		script := sim.Script{Runtime: s.script.Runtime}
 		for _, c := range allContainers(pod) {
 			if b, ok := s.script.Containers[c.Name]; ok {
@@ -204,7 +238,7 @@ func simPod(p *v1.Pod) (*v1.Pod, []string) {
 }
 
 func runSimulate(e *env) int {
-	fs := newFlagSet(e, "simulate", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--gate Name=bool]... [--events] [-o text|json]")
+	fs := newFlagSet(e, "simulate", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m,memory=256Mi --resize-at 30s] [--seed N] [--gate Name=bool]... [--events] [-o text|json]")
 	f := addSimFlags(fs)
 	events := fs.Bool("events", false, "print every entry of the timeline (syncs, PLEG events, probe results, exits, statuses), not only the CRI calls")
 	out := fs.String("o", "text", "output: text (kubectl get pod -w, then the CRI calls) or json (the inputs and the whole timeline)")
@@ -221,7 +255,7 @@ func runSimulate(e *env) int {
 	}
 	if *out == "json" {
 		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: s.gates.Version().String(),
-			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Timeline: s.tl}
+			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Assumptions: simAssumptions(s), Timeline: s.tl}
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "kubeletlogic simulate: %v\n", err)
@@ -252,6 +286,7 @@ type simulationDoc struct {
 	Gates          []string       `json:"gatesChanged,omitempty"`
 	Config         sim.Config     `json:"config"`
 	Pods           []sim.PodInput `json:"pods"`
+	Assumptions    []string       `json:"assumptions,omitempty"`
 	Timeline       *sim.Timeline  `json:"timeline"`
 }
 
@@ -303,12 +338,17 @@ func writeSimHeader(w io.Writer, s *simulation) {
 	if len(s.inputs) > 0 && len(s.inputs[0].Actions) > 0 {
 		var as []string
 		for _, a := range s.inputs[0].Actions {
-			as = append(as, actionWords(a, s.inputs[0].Pod))
+			w := actionWords(a, s.inputs[0].Pod)
+			if a.At > s.cfg.For {
+				w += " [after the end: never happens]"
+			}
+			as = append(as, w)
 		}
 		fmt.Fprintf(w, "actions: %s\n", strings.Join(as, "; "))
 	} else {
 		fmt.Fprintln(w, "actions: none (--delete-at, --remove-at, or the script's actions)")
 	}
+	writeSimAssumptions(w, s)
 	for _, in := range s.inputs {
 		fmt.Fprintf(w, "end: %s\n", endWords(s.tl, in.Pod, s.cfg.For.D()))
 	}
@@ -347,6 +387,8 @@ func actionWords(a sim.Action, pod *v1.Pod) string {
 		return "kill the sandbox " + at
 	case a.AddEphemeral != nil:
 		return fmt.Sprintf("add ephemeral container %s %s", a.AddEphemeral.Name, at)
+	case a.Resize != nil:
+		return fmt.Sprintf("resize %s %s", resizeWords(a.Resize), at)
 	}
 	return a.String() + " " + at
 }

@@ -32,6 +32,7 @@ var simCases = []struct {
 	{"init-sidecar-app", []string{"-f", ex + "init-sidecar-app.yaml", "--script", scripts + "init-sidecar-app.yaml", "--for", "30s"}},
 	{"restartall-42", []string{"-f", ex + "restartall-42.yaml", "--script", scripts + "restartall-42.yaml"}},
 	{"finalizer", []string{"-f", ex + "finalizer.yaml", "--script", scripts + "finalizer.yaml"}},
+	{"web-hooks-resize", []string{"-f", ex + "web-hooks-resize.yaml", "--script", scripts + "web-hooks-resize.yaml", "--for", "4m"}},
 }
 
 // golden compares out with testdata/golden/name (go test -update rewrites
@@ -71,6 +72,7 @@ func TestGoldenSimulate(t *testing.T) {
 		tc{"simulate-sidecar-job-no-script.txt", []string{"simulate", "-f", ex + "sidecar-job.yaml", "--for", "2m"}},
 		tc{"simulate-delete-at-no-script.txt", []string{"simulate", "-f", ex + "delete-prestop-sidecar.yaml", "--delete-at", "60s"}},
 		tc{"simulate-delete-at-grace-5.txt", []string{"simulate", "-f", ex + "delete-prestop-sidecar.yaml", "--script", scripts + "delete-prestop-sidecar.yaml", "--delete-at", "20s", "--grace", "5"}},
+		tc{"simulate-resize-at-no-script.txt", []string{"simulate", "-f", ex + "web-hooks-resize.yaml", "--resize", "web:cpu=1", "--resize-at", "30s", "--for", "1m"}},
 		tc{"simulate-remove-at.txt", []string{"simulate", "-f", ex + "delete-prestop-sidecar.yaml", "--remove-at", "30s"}},
 		tc{"simulate-restartall-42-gate-off.txt", []string{"simulate", "-f", ex + "restartall-42.yaml", "--script", scripts + "restartall-42.yaml", "--gate", "RestartAllContainersOnContainerExits=false"}},
 		tc{"simulate-crashloop-events.txt", []string{"simulate", "-f", ex + "crashloop.yaml", "--script", scripts + "crashloop.yaml", "--for", "25s", "--events"}},

@@ -42,6 +42,7 @@ var fills = map[string][2]string{
 	"Failed":      {"#fca5a5", "#7f1d1d"},
 	"Unknown":     {"#e5e7eb", "#374151"},
 	"column":      {"#f8fafc", "#0f172a"},
+	"cluster":     {"#9ca3af", "#111827"},
 	"True":        {"#0f766e", "#ffffff"},
 	"False":       {"#ffffff", "#6b7280"},
 }
@@ -54,12 +55,18 @@ var markColours = map[string]string{
 	"reset":   "#6d28d9",
 	"probe":   "#be185d",
 	"event":   "#1f2937",
+	"note":    "#111827",
 }
 
 // svgWriter accumulates the elements.
 type svgWriter struct {
-	b   strings.Builder
-	end time.Duration
+	b strings.Builder
+	// start and end are the window the axis shows (--from, --to).
+	start, end time.Duration
+	// notes are what did not fit where it belongs (see layout.go);
+	// notePrefix names the pod in them when the picture has several.
+	notes      []note
+	notePrefix string
 	// late holds the lanes' mark labels, written after the pod's event
 	// lines so that their white boxes hide the lines behind them.
 	late strings.Builder
@@ -68,10 +75,10 @@ type svgWriter struct {
 }
 
 func (w *svgWriter) x(t time.Duration) float64 {
-	if w.end <= 0 {
+	if w.end <= w.start {
 		return plotX0
 	}
-	return plotX0 + float64(t)/float64(w.end)*(plotX1-plotX0)
+	return plotX0 + float64(t-w.start)/float64(w.end-w.start)*(plotX1-plotX0)
 }
 
 func (w *svgWriter) printf(format string, args ...any) {
@@ -117,7 +124,7 @@ func writeSVGElement(out io.Writer, body string, h float64) {
 
 // drawPicture returns the SVG elements and the picture's height.
 func drawPicture(pic *picture) (string, float64) {
-	w := &svgWriter{end: pic.End}
+	w := &svgWriter{start: pic.Start, end: pic.End}
 	y := 30.0
 	w.text(16, y, 18, "#111827", "", "bold", pic.Title)
 	y += 8
@@ -135,15 +142,20 @@ func drawPicture(pic *picture) (string, float64) {
 			w.text(16, y, 14, "#111827", "", "bold", "Pod "+pp.Name)
 			y += 4
 		}
+		if len(pic.Pods) > 1 {
+			w.notePrefix = "pod " + pp.Name + ": "
+		}
 		y = drawPod(w, pp, y)
 		y += 10
 	}
 	y = drawAxis(w, top, y)
 	y += 26
+	y = w.drawNotes(y)
 	for _, l := range []string{
 		"▼ start, restart N: StartContainer · ● exit N: the process ended by itself · ▽ a liveness or startup probe failed",
 		"SIGTERM: StopContainer called, with its timeout · ✕ SIGKILL: that timeout ran out · dashed lines: what was done to the pod",
-		"bars: each container's state as the pod's status gives it; preStop and terminating from the CRI calls",
+		"bars: each container's state as the pod's status gives it; preStop and terminating (term.) from the CRI calls",
+		"a state too short to see is drawn 3 px wide with a dark edge; ◂ label: the label of the state left of it, label ▸: of the state right of it",
 	} {
 		w.text(16, y, 11.5, "#4b5563", "", "", l)
 		y += 16
@@ -184,17 +196,21 @@ type placed struct {
 	toRight bool
 }
 
-// placeLabels puts mark labels on at most rows rows above a bar (row 0
-// nearest), the most important first (SIGKILL, SIGTERM, exits, events,
-// starts), the short form when the label fits nowhere, and leaves out
-// what still does not fit (its mark stays, with a tooltip). A label on row
-// r has its mark's line rising through the rows below it: no label of
-// those rows may cross that line.
-func placeLabels(w *svgWriter, marks []mark, rows int, size float64) []placed {
-	prio := map[string]int{"sigkill": 0, "sigterm": 1, "exit": 2, "probe": 3, "reset": 4, "event": 5, "start": 6}
-	idx := make([]int, len(marks))
-	for i := range idx {
-		idx[i] = i
+// placeLabels puts mark labels on rows above a bar (row 0 nearest), the
+// most important first (SIGKILL, SIGTERM, exits, events, starts), the
+// short form when the label fits nowhere. A label on row r has its mark's
+// line rising through the rows below it: no label of those rows may cross
+// that line. Marks outside the window are left out (the axis says what
+// the window is). What fits nowhere on the first rows rows gets a note
+// (see layout.go): its reference [n] goes on those rows, or on a new row
+// above them; name is the lane's, for the note.
+func placeLabels(w *svgWriter, marks []mark, rows int, size float64, name string) []placed {
+	prio := map[string]int{"sigkill": 0, "sigterm": 1, "exit": 2, "probe": 3, "reset": 4, "event": 5, "start": 6, "note": 7}
+	idx := make([]int, 0, len(marks))
+	for i, m := range marks {
+		if w.inWindow(m.At, m.At) {
+			idx = append(idx, i)
+		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		ma, mb := marks[idx[a]], marks[idx[b]]
@@ -220,7 +236,7 @@ func placeLabels(w *svgWriter, marks []mark, rows int, size float64) []placed {
 		if b > svgWidth-8 {
 			a, b, right = x-3-tw, x-3, false
 		}
-		for r := 0; r < rows; r++ {
+		for r := 0; r < len(taken); r++ {
 			if !free(r, a, b) {
 				continue
 			}
@@ -241,14 +257,58 @@ func placeLabels(w *svgWriter, marks []mark, rows int, size float64) []placed {
 		}
 		return false
 	}
+	var unplaced []mark
 	for _, i := range idx {
 		m := marks[i]
 		if m.Label == "" {
 			continue
 		}
+		if m.Class == "note" {
+			// A note's reference: on a new row if need be.
+			for !(try(m, m.Label, true) || try(m, m.Label, false)) {
+				taken = append(taken, nil)
+			}
+			continue
+		}
 		// Rather the short label clear of other marks' lines, then the
 		// label across one (it is drawn on a white box over the line).
-		_ = try(m, m.Label, true) || (m.Short != "" && try(m, m.Short, true)) || try(m, m.Label, false) || (m.Short != "" && try(m, m.Short, false))
+		if !(try(m, m.Label, true) || (m.Short != "" && try(m, m.Short, true)) || try(m, m.Label, false) || (m.Short != "" && try(m, m.Short, false))) {
+			unplaced = append(unplaced, m)
+		}
+	}
+	// A note per run of neighbouring marks left without a label; its
+	// reference goes where it fits, on a new row if need be.
+	sort.SliceStable(unplaced, func(i, j int) bool { return unplaced[i].At < unplaced[j].At })
+	// Marks closer than gap pixels share a note; gap grows until a lane
+	// has at most 6 notes.
+	gap := 24.0
+	for {
+		n := 0
+		for i := range unplaced {
+			if i == 0 || w.x(unplaced[i].At)-w.x(unplaced[i-1].At) >= gap {
+				n++
+			}
+		}
+		if n <= 6 {
+			break
+		}
+		gap *= 2
+	}
+	for i := 0; i < len(unplaced); {
+		j := i + 1
+		for j < len(unplaced) && w.x(unplaced[j].At)-w.x(unplaced[j-1].At) < gap {
+			j++
+		}
+		var parts []string
+		for _, m := range unplaced[i:j] {
+			parts = append(parts, fmtSecs(m.At)+" "+m.Label)
+		}
+		ref := w.addNote(name + ": " + strings.Join(parts, ", "))
+		m := mark{At: unplaced[i].At, Class: "note", Label: ref, Title: ref + " " + name}
+		for !(try(m, ref, true) || try(m, ref, false)) {
+			taken = append(taken, nil)
+		}
+		i = j
 	}
 	return out
 }
@@ -257,7 +317,7 @@ func drawPod(w *svgWriter, pp podPicture, y float64) float64 {
 	w.printf(`<g class="pod" data-pod="%s">`+"\n", esc(pp.Name))
 	// The events' labels, above the lanes.
 	evRows := 3
-	evLabels := placeLabels(w, pp.Events, evRows, 11.5)
+	evLabels := placeLabels(w, pp.Events, evRows, 11.5, "pod "+pp.Name+" events")
 	used := 0
 	for _, p := range evLabels {
 		used = max(used, p.row+1)
@@ -282,6 +342,9 @@ func drawPod(w *svgWriter, pp podPicture, y float64) float64 {
 	// The events: dashed lines across the lanes and rows, labelled above.
 	labelY := func(row int) float64 { return evTop + float64(used-row)*14 - 2 }
 	for _, m := range pp.Events {
+		if !w.inWindow(m.At, m.At) {
+			continue
+		}
 		x := w.x(m.At)
 		top := lanesTop - 2
 		for _, p := range evLabels {
@@ -302,75 +365,58 @@ func drawPod(w *svgWriter, pp podPicture, y float64) float64 {
 	return bottom
 }
 
-// visible returns the parts of [from, to) not covered by any of covers.
-func visible(from, to time.Duration, covers []span) [][2]time.Duration {
-	parts := [][2]time.Duration{{from, to}}
-	for _, c := range covers {
-		var next [][2]time.Duration
-		for _, p := range parts {
-			if c.To <= p[0] || c.From >= p[1] {
-				next = append(next, p)
-				continue
-			}
-			if c.From > p[0] {
-				next = append(next, [2]time.Duration{p[0], c.From})
-			}
-			if c.To < p[1] {
-				next = append(next, [2]time.Duration{c.To, p[1]})
-			}
-		}
-		parts = next
+// rect draws a state as laid out (see layoutBar): a state narrower than
+// a label gets a dark outline, so that it stands out from its neighbours.
+func (w *svgWriter) rect(class string, b barSpan, y, h float64) {
+	f, ok := fills[b.sp.Class]
+	if !ok {
+		f = fills["Unknown"]
 	}
-	return parts
-}
-
-// spanLabel writes a span's label in the widest part of it that is not
-// covered, when the label (or its short form) fits there; it tells whether
-// it did.
-func (w *svgWriter) spanLabel(sp span, covers []span, yMid, size float64, colour string) bool {
-	best, bestW := [2]time.Duration{}, -1.0
-	for _, p := range visible(sp.From, sp.To, covers) {
-		if pw := w.x(p[1]) - w.x(p[0]); pw > bestW {
-			best, bestW = p, pw
-		}
+	fill, stroke := f[0], "#ffffff"
+	switch {
+	case strings.HasSuffix(class, " column"):
+		stroke = "#94a3b8"
+	case h <= 2:
+		// A condition's False: a line.
+		fill, stroke = "#9ca3af", "#9ca3af"
 	}
-	if bestW <= 0 {
-		return false
-	}
-	label := sp.Label
-	if textWidth(label, size)+8 > bestW {
-		label = sp.Short
-	}
-	if label == "" || textWidth(label, size)+8 > bestW {
-		return false
-	}
-	cx := (w.x(best[0]) + w.x(best[1])) / 2
-	w.text(cx, yMid+size*0.36, size, colour, "middle", "", label)
-	return true
-}
-
-// endLabel writes the label of a life's final state right of its end,
-// when the state is too short to hold it and there is room.
-func (w *svgWriter) endLabel(sp span, yMid, size float64) {
-	x := w.x(sp.To) + 5
-	if sp.Label == "" || x+textWidth(sp.Label, size) > svgWidth-8 {
-		return
-	}
-	w.printf(`<text class="end" x="%.1f" y="%.1f" font-size="%g" fill="#111827">%s</text>`+"\n", x, yMid+size*0.36, size, esc(sp.Label))
-}
-
-func (w *svgWriter) rect(class string, sp span, y, h float64, fill, stroke string) {
-	x0, x1 := w.x(sp.From), w.x(sp.To)
-	if x1-x0 < 0.6 {
-		x1 = x0 + 0.6
+	if b.x1-b.x0 < 6 {
+		stroke = f[1]
 	}
 	w.printf(`<rect class="%s" data-from="%s" data-to="%s" x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s" stroke="%s" stroke-width="0.6"><title>%s</title></rect>`+"\n",
-		class, fmtSecs(sp.From), fmtSecs(sp.To), x0, y, x1-x0, h, fill, stroke, esc(sp.Title))
+		class, fmtSecs(b.sp.From), fmtSecs(b.sp.To), b.x0, y, b.x1-b.x0, h, fill, stroke, esc(b.sp.Title))
 }
 
 func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 	const rows = 3
-	labels := placeLabels(w, ln.Marks, rows, 11)
+	spans := w.layoutBar(ln.Spans, true)
+	overlays := w.layoutBar(ln.Overlays, false)
+	// The states' labels: what a tag must not hide are the marks' lines
+	// across the bar and the states drawn narrower than a label.
+	var blockers [][2]float64
+	for _, m := range ln.Marks {
+		switch m.Class {
+		case "exit", "sigterm", "sigkill", "reset":
+			if w.inWindow(m.At, m.At) {
+				blockers = append(blockers, [2]float64{w.x(m.At) - 4, w.x(m.At) + 4})
+			}
+		}
+	}
+	var tasks []labelTask
+	for i, b := range spans {
+		if b.x1-b.x0 < 12 {
+			blockers = append(blockers, [2]float64{b.x0, b.x1})
+		}
+		tasks = append(tasks, labelTask{b: b, vis: widestVisible(b.x0, b.x1, overlays), colour: fills[b.sp.Class][1], last: i == len(spans)-1 && b.sp.To <= w.end})
+	}
+	for i, b := range overlays {
+		if b.x1-b.x0 < 12 {
+			blockers = append(blockers, [2]float64{b.x0, b.x1})
+		}
+		tasks = append(tasks, labelTask{b: b, vis: widestVisible(b.x0, b.x1, overlays[i+1:]), colour: fills[b.sp.Class][1]})
+	}
+	barLabels, refs := w.barLabels(ln.Name, tasks, blockers, 11)
+	labels := placeLabels(w, append(append([]mark(nil), ln.Marks...), refs...), rows, 11, ln.Name)
 	used := 0
 	for _, p := range labels {
 		used = max(used, p.row+1)
@@ -383,22 +429,16 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 	w.text(16, barY+barH/2+13, 11, "#6b7280", "", "", ln.Kind)
 	// A faint track, so that a container's time before its first status
 	// reads as "not there yet".
-	w.printf(`<rect x="%d" y="%.1f" width="%.1f" height="%d" fill="#f9fafb" stroke="#e5e7eb" stroke-width="0.6"/>`+"\n", plotX0, barY, w.x(gone)-plotX0, barH)
-	for _, sp := range ln.Spans {
-		f := fills[sp.Class]
-		w.rect("span "+sp.Class, sp, barY, barH, f[0], "#ffffff")
+	if gone > w.start {
+		w.printf(`<rect x="%d" y="%.1f" width="%.1f" height="%d" fill="#f9fafb" stroke="#e5e7eb" stroke-width="0.6"/>`+"\n", plotX0, barY, w.x(min(gone, w.end))-plotX0, barH)
 	}
-	for _, sp := range ln.Overlays {
-		w.rect("overlay "+sp.Class, sp, barY, barH, fills[sp.Class][0], "#ffffff")
+	for _, b := range spans {
+		w.rect("span "+b.sp.Class, b, barY, barH)
 	}
-	for i, sp := range ln.Spans {
-		if !w.spanLabel(sp, ln.Overlays, barY+barH/2, 11, fills[sp.Class][1]) && i == len(ln.Spans)-1 {
-			w.endLabel(sp, barY+barH/2, 11)
-		}
+	for _, b := range overlays {
+		w.rect("overlay "+b.sp.Class, b, barY, barH)
 	}
-	for i, sp := range ln.Overlays {
-		w.spanLabel(sp, ln.Overlays[i+1:], barY+barH/2, 11, fills[sp.Class][1])
-	}
+	w.printf(`<g class="bar-labels" transform="translate(0 %.1f)">`+"\n%s</g>\n", barY+barH/2, barLabels)
 	// The marks, then their labels.
 	byMark := map[int]placed{}
 	for _, p := range labels {
@@ -409,6 +449,9 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 		}
 	}
 	for i, m := range ln.Marks {
+		if !w.inWindow(m.At, m.At) {
+			continue
+		}
 		x := w.x(m.At)
 		c := markColours[m.Class]
 		p, hasLabel := byMark[i]
@@ -446,10 +489,16 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 	w.printf(`<g class="labels" data-container="%s">`+"\n", esc(ln.Name))
 	for _, p := range labels {
 		weight := "bold"
-		if p.m.Class == "start" {
+		if p.m.Class == "start" || p.m.Class == "note" {
 			weight = ""
 		}
-		w.label(p, barY-4-float64(p.row)*markRowH, 11, markColours[p.m.Class], weight)
+		ly := barY - 4 - float64(p.row)*markRowH
+		if p.m.Class == "note" {
+			// A reference to a note on the bar below: a leader down to it.
+			x := w.x(p.m.At)
+			w.printf(`<line class="leader" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#6b7280" stroke-width="0.8" stroke-dasharray="1,1.5"/>`+"\n", x, ly+1, x, barY+barH/2)
+		}
+		w.label(p, ly, 11, markColours[p.m.Class], weight)
 	}
 	w.printf("</g>\n")
 	w.out = &w.b
@@ -457,48 +506,65 @@ func drawLane(w *svgWriter, ln lane, y float64, gone time.Duration) float64 {
 }
 
 func drawRow(w *svgWriter, r row, y float64) float64 {
+	colour := func(class string) string {
+		if f, ok := fills[class]; ok {
+			return f[1]
+		}
+		return fills["Unknown"][1]
+	}
+	var tasks []labelTask
+	var blockers [][2]float64
+	spans := w.layoutBar(r.Spans, true)
+	for i, b := range spans {
+		if b.x1-b.x0 < 12 {
+			blockers = append(blockers, [2]float64{b.x0, b.x1})
+		}
+		tasks = append(tasks, labelTask{b: b, vis: [2]float64{b.x0, b.x1}, colour: colour(b.sp.Class), last: i == len(spans)-1 && b.sp.To <= w.end})
+	}
+	size := 11.0
+	if r.Kind == "condition" {
+		size = 10
+	}
+	barLabels, refs := w.barLabels(r.Name, tasks, blockers, size)
+	// The references to notes go on rows above the bar.
+	labels := placeLabels(w, refs, 1, 10, r.Name)
+	used := 0
+	for _, p := range labels {
+		used = max(used, p.row+1)
+	}
+	y += float64(used) * 12
 	w.printf(`<g class="row" data-row="%s">`+"\n", esc(r.Name))
+	yMid := 0.0
 	switch r.Kind {
 	case "condition":
 		y += 4
 		w.text(16, y+condBarH-3, 11.5, "#374151", "", "", r.Name)
-		for i, sp := range r.Spans {
-			f := fills[sp.Class]
-			switch sp.Class {
-			case "True":
-				w.rect("span True", sp, y, condBarH, f[0], "#ffffff")
+		for _, b := range spans {
+			switch b.sp.Class {
+			case "True", "cluster":
+				w.rect("span "+b.sp.Class, b, y, condBarH)
 			default:
 				// False (or Unknown): low, a line at the bottom.
-				w.rect("span "+sp.Class, sp, y+condBarH-2, 2, "#9ca3af", "#9ca3af")
-			}
-			yMid := y + condBarH/2
-			if sp.Class != "True" {
-				yMid--
-			}
-			if !w.spanLabel(sp, nil, yMid, 10, f[1]) && i == len(r.Spans)-1 {
-				w.endLabel(sp, yMid, 10)
+				w.rect("span "+b.sp.Class, b, y+condBarH-2, 2)
 			}
 		}
+		yMid = y + condBarH/2 - 0.5
 		y += condBarH + 2
 	default:
 		y += 5
-		label := r.Name
-		w.text(16, y+rowBarH-4, 12, "#111827", "", "", label)
-		for i, sp := range r.Spans {
-			f := fills[sp.Class]
-			if f[0] == "" {
-				f = fills["Unknown"]
-			}
-			stroke := "#ffffff"
-			if r.Kind == "column" {
-				stroke = "#94a3b8"
-			}
-			w.rect("span "+sp.Class, sp, y, rowBarH, f[0], stroke)
-			if !w.spanLabel(sp, nil, y+rowBarH/2, 11, f[1]) && i == len(r.Spans)-1 {
-				w.endLabel(sp, y+rowBarH/2, 11)
-			}
+		w.text(16, y+rowBarH-4, 12, "#111827", "", "", r.Name)
+		for _, b := range spans {
+			w.rect("span "+b.sp.Class, b, y, rowBarH)
 		}
+		yMid = y + rowBarH/2
 		y += rowBarH + 1
+	}
+	w.printf(`<g class="bar-labels" transform="translate(0 %.1f)">`+"\n%s</g>\n", yMid, barLabels)
+	for _, p := range labels {
+		ly := yMid - size/2 - 4 - float64(p.row)*12
+		x := w.x(p.m.At)
+		w.printf(`<line class="leader" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#6b7280" stroke-width="0.8" stroke-dasharray="1,1.5"/>`+"\n", x, ly+1, x, yMid)
+		w.label(p, ly, 10, markColours["note"], "")
 	}
 	w.printf("</g>\n")
 	return y
@@ -507,6 +573,8 @@ func drawRow(w *svgWriter, r row, y float64) float64 {
 // tickStep picks the axis step: at most about 12 ticks.
 func tickStep(end time.Duration) time.Duration {
 	for _, s := range []time.Duration{
+		time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond,
+		100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
 		time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second,
 		time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute, time.Hour,
 	} {
@@ -537,15 +605,16 @@ func tickLabel(d time.Duration) string {
 // drawAxis draws the grid from top to y and the time axis below; it
 // returns the y under the axis.
 func drawAxis(w *svgWriter, top, y float64) float64 {
-	step := tickStep(w.end)
-	w.printf(`<g class="axis" data-x0="%d" data-x1="%d" data-end="%s">`+"\n", plotX0, plotX1, fmtSecs(w.end))
-	for t := time.Duration(0); t <= w.end; t += step {
+	step := tickStep(w.end - w.start)
+	first := (w.start + step - 1) / step * step
+	w.printf(`<g class="axis" data-x0="%d" data-x1="%d" data-start="%s" data-end="%s">`+"\n", plotX0, plotX1, fmtSecs(w.start), fmtSecs(w.end))
+	for t := first; t <= w.end; t += step {
 		x := w.x(t)
 		w.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#9ca3af" stroke-width="0.5" stroke-dasharray="1,3"/>`+"\n", x, top, x, y)
 	}
 	y += 4
 	w.printf(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#374151" stroke-width="1"/>`+"\n", plotX0, y, plotX1, y)
-	for t := time.Duration(0); t <= w.end; t += step {
+	for t := first; t <= w.end; t += step {
 		x := w.x(t)
 		w.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#374151" stroke-width="1"/>`+"\n", x, y, x, y+5)
 		w.text(x, y+18, 11.5, "#374151", "middle", "", tickLabel(t))

@@ -15,8 +15,11 @@ import (
 )
 
 func runTimeline(e *env) int {
-	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [-o svg|html]")
+	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m --resize-at 30s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [--from 20s] [--to 40s] [-o svg|html]")
 	f := addSimFlags(fs)
+	var from, to durationFlag
+	fs.Var(&from, "from", "draw from this time after the start (default 0s): with --to, zoom into a window of the simulation")
+	fs.Var(&to, "to", "draw up to this time after the start (default: the end of the simulation)")
 	out := fs.String("o", "svg", "output: svg (a picture) or html (a page with the picture, kubectl get pod -w and the CRI calls); both self-contained")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -29,7 +32,21 @@ func runTimeline(e *env) int {
 	if code >= 0 {
 		return code
 	}
-	pic := buildPicture(s)
+	var win *window
+	if from.set || to.set {
+		// To the millisecond up, as the error messages print it.
+		full := (axisEnd(s) + time.Millisecond - 1).Truncate(time.Millisecond)
+		w := window{from: from.d, to: full, full: full}
+		if to.set {
+			w.to = to.d
+		}
+		if err := w.check(); err != nil {
+			fmt.Fprintf(e.stderr, "kubeletlogic timeline: %v\n", err)
+			return exitUsage
+		}
+		win = &w
+	}
+	pic := buildPicture(s, win)
 	if *out == "html" {
 		writeHTML(e.stdout, pic, s)
 	} else {
@@ -44,8 +61,10 @@ func runTimeline(e *env) int {
 type picture struct {
 	Title string
 	Lines []string // under the title: the node, the script, the actions
-	End   time.Duration
-	Pods  []podPicture
+	// Start and End are the window the axis shows: 0 and the end of the
+	// simulation, or --from and --to.
+	Start, End time.Duration
+	Pods       []podPicture
 }
 
 type podPicture struct {
@@ -163,7 +182,7 @@ func usesAPI(tl *sim.Timeline, pod string) bool {
 // and the pod's rows from the statuses the kubelet wrote (to the API, or
 // its own for a static pod), marks and the terminating and preStop
 // stretches from the CRI calls.
-func buildPicture(s *simulation) *picture {
+func buildPicture(s *simulation, win *window) *picture {
 	pic := &picture{}
 	var names []string
 	for _, lp := range s.pods {
@@ -197,8 +216,13 @@ func buildPicture(s *simulation) *picture {
 	pic.Lines = append(pic.Lines, fmt.Sprintf("kubelet %s, %s, seed %d; each bar is what the kubelet wrote to the pod's status", s.gates.Version(), gates, s.cfg.Seed))
 
 	pic.End = axisEnd(s)
+	if win != nil {
+		pic.Start, pic.End = win.from, win.to
+		pic.Lines = append(pic.Lines, fmt.Sprintf("window %s to %s (--from, --to) of a simulation drawn from 0s to %s: what happens outside it is not drawn",
+			fmtSecs(win.from), fmtSecs(win.to), fmtSecs(win.full)))
+	}
 	for _, in := range s.inputs {
-		pic.Pods = append(pic.Pods, buildPod(s, in, pic.End))
+		pic.Pods = append(pic.Pods, buildPod(s, in, pic.Start, pic.End))
 	}
 	return pic
 }
@@ -242,11 +266,11 @@ func axisEnd(s *simulation) time.Duration {
 	return time.Duration(float64(max(last, time.Second)) * room)
 }
 
-func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
+func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPicture {
 	tl, pod := s.tl, in.Pod
 	pp := podPicture{Name: podName(pod)}
 	// pixels is how wide a stretch of time is drawn.
-	pixels := func(d time.Duration) float64 { return float64(d) / float64(end) * (plotX1 - plotX0) }
+	pixels := func(d time.Duration) float64 { return float64(d) / float64(end-start) * (plotX1 - plotX0) }
 	api := usesAPI(tl, pod.Name)
 	gone := end
 	for _, e := range tl.Entries {
@@ -486,7 +510,7 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 			if v, ok := runningUntil[c.ID]; ok && v > termEnd {
 				termEnd = v
 			}
-			term := span{From: killStart, To: termEnd, Class: "terminating", Label: "terminating", Short: "",
+			term := span{From: killStart, To: termEnd, Class: "terminating", Label: "terminating", Short: "term.",
 				Title: fmt.Sprintf("terminating %s–%s", fmtSecs(killStart), fmtSecs(termEnd))}
 			ln.Overlays = append([]span{term}, ln.Overlays...)
 			how := fmt.Sprintf("exits %s after", roundDur(exit-e.At))
@@ -503,7 +527,6 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 	}
 	// Exits of the process's own (a crash, a job done, a kill from
 	// outside): SIGTERM and SIGKILL marks tell the others.
-	lastLabelled := map[string]mark{} // container -> its last exit mark with a label
 	for _, x := range exits {
 		if stopped[x.id] {
 			continue
@@ -511,23 +534,15 @@ func buildPod(s *simulation, in sim.PodInput, end time.Duration) podPicture {
 		ln := laneOf(x.name)
 		m := mark{At: x.at, Class: "exit", Label: fmt.Sprintf("exit %d", x.code),
 			Title: fmt.Sprintf("%s: %s exited with code %d", fmtSecs(x.at), x.id, x.code)}
-		// No label when the exited state that follows is long enough to
-		// carry its own.
+		// No label when the exited state that follows, as drawn in the
+		// window, is long enough to carry its own.
 		for _, sp := range ln.Spans {
 			if sp.From >= x.at && sp.id == x.id && (sp.Class == "done" || sp.Class == "failed") {
-				if pixels(sp.To-sp.From) >= textWidth(sp.Short, 11)+8 {
+				if pixels(min(sp.To, end)-max(sp.From, start)) >= textWidth(sp.Short, 11)+8 {
 					m.Label = ""
 				}
 				break
 			}
-		}
-		// Nor when it repeats the last one close by (a crash loop's first
-		// exits).
-		if prev, ok := lastLabelled[x.name]; ok && m.Label == prev.Label && pixels(m.At-prev.At) < 80 {
-			m.Label = ""
-		}
-		if m.Label != "" {
-			lastLabelled[x.name] = m
 		}
 		ln.Marks = append(ln.Marks, m)
 	}

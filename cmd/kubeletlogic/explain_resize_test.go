@@ -1,0 +1,225 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+)
+
+const resizeManifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: resize-demo
+spec:
+  initContainers:
+  - name: proxy
+    image: envoy
+    restartPolicy: Always
+    resources:
+      requests: {cpu: 100m, memory: 64Mi}
+      limits: {cpu: 200m, memory: 128Mi}
+  containers:
+  - name: app
+    image: app
+    resizePolicy:
+    - {resourceName: cpu, restartPolicy: NotRequired}
+    - {resourceName: memory, restartPolicy: RestartContainer}
+    resources:
+      requests: {cpu: 250m, memory: 512Mi}
+      limits: {cpu: "1", memory: 512Mi}
+  - name: worker
+    image: worker
+    resources:
+      requests: {cpu: 250m, memory: 512Mi}
+      limits: {cpu: "1", memory: 512Mi}
+`
+
+func resizeOf(t *testing.T, x *explanation, container, res string) resizeChange {
+	t.Helper()
+	if x.Resize == nil {
+		t.Fatalf("no resize report")
+	}
+	for _, c := range x.Resize.Containers {
+		if c.Name == container {
+			for _, ch := range c.Resources {
+				if ch.Resource == res {
+					return ch
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s %s in the resize report", container, res)
+	return resizeChange{}
+}
+
+// Done when: explain --resize says what the kubelet does for cpu and for
+// memory under each resizePolicy, in text, JSON and YAML; a name that
+// matches nothing is an error with the nearest name.
+func TestExplainResize(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"explain", "-f", f, "--resize", "app:cpu=500m,memory=256Mi", "--resize", "worker:limits.cpu=2,memory=256Mi"}
+	out, errOut, code := runCmd(args, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"RESIZE: what the kubelet does with the running pod after an in-place resize",
+		`app memory: request 512Mi limit 512Mi -> request 256Mi limit 256Mi, resizePolicy RestartContainer`,
+		`its resizePolicy for memory is RestartContainer: the kubelet kills app ("Container app resize requires restart") and starts it again in the same sync`,
+		"another resource's resizePolicy is RestartContainer, so the whole container restarts",
+		"in place: UpdateContainerResources(worker) with cpu request 250m limit 2000m (was 250m, 1000m), memory as last actuated; no restart",
+		"in place: UpdateContainerResources(worker) with memory request 256Mi limit 256Mi (was 512Mi, 512Mi), cpu as last actuated; no restart",
+		"validateMemoryResizeAction",
+		"proxy cpu: unchanged",
+		"1. memory: the pod cgroup's memory limit shrinks 1152Mi -> 640Mi: set after the containers",
+		"2. cpu: the pod cgroup's cpu quota (from the limits) grows 2200m -> 2700m: set before the containers",
+		"not modelled: before computePodActions the kubelet's allocation manager admits the resize",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --resize lacks %q:\n%s", want, out)
+		}
+	}
+	js, _, code := runCmd(append(args, "-o", "json"), "")
+	if code != 0 {
+		t.Fatalf("json: exit %d", code)
+	}
+	var doc struct {
+		Items []explanation `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || len(doc.Items) != 1 {
+		t.Fatalf("json: %v", err)
+	}
+	x := &doc.Items[0]
+	for _, tc := range []struct{ c, res, action string }{
+		{"app", "cpu", "restart"}, {"app", "memory", "restart"}, {"worker", "cpu", "in place"}, {"worker", "memory", "in place"}, {"proxy", "cpu", "unchanged"},
+	} {
+		if got := resizeOf(t, x, tc.c, tc.res).Action; got != tc.action {
+			t.Errorf("%s %s: action %q, want %q", tc.c, tc.res, got, tc.action)
+		}
+	}
+	ym, _, _ := runCmd(append(args, "-o", "yaml"), "")
+	if !strings.Contains(ym, "action: in place") || !strings.Contains(ym, "action: restart") {
+		t.Errorf("yaml lacks the resize actions:\n%s", ym)
+	}
+
+	for _, tc := range []struct {
+		resize []string
+		msg    string
+	}{
+		{[]string{"apps:cpu=1"}, `"apps" is not a container of pod resize-demo that can be resized (did you mean "app"?)`},
+		{[]string{"gpu=1"}, `only cpu and memory can be resized`},
+		{[]string{"cpu=500m,memory=256Mi"}, "the QoS class would change from Burstable to Guaranteed"},
+		{[]string{"proxy:requests.cpu=200m,requests.memory=128Mi", "app:requests.cpu=1", "worker:requests.cpu=1"}, "the QoS class would change from Burstable to Guaranteed"},
+		{[]string{"worker:requests.cpu=2"}, "must be less than or equal to cpu limit"},
+		{[]string{"app:cpu"}, "want name=quantity"},
+	} {
+		a := []string{"explain", "-f", f}
+		for _, r := range tc.resize {
+			a = append(a, "--resize", r)
+		}
+		_, errOut, code := runCmd(a, "")
+		if code != exitBadInput || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("--resize %s: exit %d, stderr %q; want exit %d and %q", tc.resize, code, errOut, exitBadInput, tc.msg)
+		}
+	}
+}
+
+// TestExplainResizeFollowsPolicy: over random resizes of random
+// containers with random resizePolicies, explain --resize restarts a
+// running container exactly when one of its changed resources has policy
+// RestartContainer, resizes in place exactly the changed resources of the
+// others, and leaves unchanged resources alone (no phantom resize from the
+// actuated record).
+func TestExplainResizeFollowsPolicy(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 3).Draw(t, "containers")
+		pod := &v1.Pod{}
+		pod.Name, pod.Namespace = "p", "default"
+		policies := []v1.ResourceResizeRestartPolicy{"", v1.NotRequired, v1.RestartContainer}
+		for i := 0; i < n; i++ {
+			c := v1.Container{Name: fmt.Sprintf("c%d", i), Image: "img"}
+			for _, res := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+				if p := rapid.SampledFrom(policies).Draw(t, fmt.Sprintf("c%d %s policy", i, res)); p != "" {
+					c.ResizePolicy = append(c.ResizePolicy, v1.ContainerResizePolicy{ResourceName: res, RestartPolicy: p})
+				}
+			}
+			cpu := resource.MustParse(fmt.Sprintf("%dm", 100*rapid.IntRange(1, 8).Draw(t, fmt.Sprintf("c%d cpu", i))))
+			mem := resource.MustParse(fmt.Sprintf("%dMi", 64*rapid.IntRange(1, 8).Draw(t, fmt.Sprintf("c%d mem", i))))
+			c.Resources.Requests = v1.ResourceList{v1.ResourceCPU: cpu, v1.ResourceMemory: mem}
+			c.Resources.Limits = v1.ResourceList{v1.ResourceCPU: cpu, v1.ResourceMemory: mem}
+			pod.Spec.Containers = append(pod.Spec.Containers, c)
+		}
+		pods, err := readPods(mustYAML(t, pod), "test.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var specs []string
+		changed := map[string]map[v1.ResourceName]bool{}
+		for i := 0; i < n; i++ {
+			name := fmt.Sprintf("c%d", i)
+			changed[name] = map[v1.ResourceName]bool{}
+			for _, res := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+				if !rapid.Bool().Draw(t, name+" "+string(res)+" resized") {
+					continue
+				}
+				old := pods[0].pod.Spec.Containers[i].Resources.Requests[res]
+				var q resource.Quantity
+				if res == v1.ResourceCPU {
+					q = resource.MustParse(fmt.Sprintf("%dm", 100*rapid.IntRange(1, 8).Draw(t, name+" new cpu")))
+				} else {
+					q = resource.MustParse(fmt.Sprintf("%dMi", 64*rapid.IntRange(1, 8).Draw(t, name+" new mem")))
+				}
+				specs = append(specs, name+":"+string(res)+"="+q.String())
+				changed[name][res] = changed[name][res] || q.Cmp(old) != 0
+			}
+		}
+		if len(specs) == 0 {
+			return
+		}
+		r, err := explainResize(pods[0].pod, nil, specs, features.Set{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range r.Containers {
+			spec := containerSpec(pods[0].pod, c.Name)
+			restarts := false
+			for res, ch := range changed[c.Name] {
+				if ch && policyFor(spec, res) == string(v1.RestartContainer) {
+					restarts = true
+				}
+			}
+			for _, ch := range c.Resources {
+				res := v1.ResourceName(ch.Resource)
+				want := "unchanged"
+				switch {
+				case changed[c.Name][res] && restarts:
+					want = "restart"
+				case changed[c.Name][res]:
+					want = "in place"
+				}
+				if ch.Action != want {
+					t.Fatalf("%s %s (%s -> %s, policy %s): action %q, want %q\n%s", c.Name, res, ch.From, ch.To, ch.Policy, ch.Action, want, strings.Join(r.Say, "\n"))
+				}
+			}
+		}
+	})
+}
+
+func mustYAML(t *rapid.T, pod *v1.Pod) []byte {
+	b, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": pod.ObjectMeta, "spec": pod.Spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// Lifecycle hooks and in-place resizes in simulate and timeline: the
+// script's postStart fields, the --resize flag, and the header lines that
+// say what the simulation assumes about them.
+
+// checkPostStart returns "field: what is wrong" for a run that scripts a
+// postStart hook its container does not have (or a sleep hook, which the
+// spec times), or "".
+func checkPostStart(r sim.Run, specs []*v1.Container) string {
+	if r.PostStart < 0 {
+		return fmt.Sprintf("postStart: %s: want 0s or more", r.PostStart)
+	}
+	if r.PostStart == 0 && !r.PostStartFails {
+		return ""
+	}
+	field := "postStart"
+	if r.PostStart == 0 {
+		field = "postStartFails"
+	}
+	scriptable, has := false, false
+	for _, c := range specs {
+		if c.Lifecycle != nil && c.Lifecycle.PostStart != nil {
+			has = true
+			if c.Lifecycle.PostStart.Sleep == nil {
+				scriptable = true
+			}
+		}
+	}
+	switch {
+	case scriptable:
+		return ""
+	case has:
+		return field + ": the container's postStart hook is a sleep: it runs for the seconds the spec gives and does not fail"
+	}
+	return field + ": the container has no postStart hook in its spec"
+}
+
+// describeHooks says what a run's hooks do, for describeRun.
+func describeHooks(r sim.Run) []string {
+	switch {
+	case r.PostStartFails:
+		return []string{"postStart hook fails after " + r.PostStart.String()}
+	case r.PostStart > 0:
+		return []string{"postStart hook runs " + r.PostStart.String()}
+	}
+	return nil
+}
+
+// resizeFlag is --resize, repeatable: [container:]name=quantity,...
+type resizeFlag struct{ specs []string }
+
+func (f *resizeFlag) String() string { return strings.Join(f.specs, " ") }
+
+func (f *resizeFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("want [container:]cpu=500m,memory=256Mi")
+	}
+	f.specs = append(f.specs, s)
+	return nil
+}
+
+// parseResize reads the --resize values against the pod: each is
+// [container:]item,item... where an item is requests.cpu=Q,
+// limits.memory=Q and so on, or cpu=Q / memory=Q, which sets the value
+// wherever the container has one (its request, its limit, or both). The
+// container may be left out when the pod has one container that can be
+// resized (a regular container or a sidecar).
+func parseResize(specs []string, pod *v1.Pod) (map[string]v1.ResourceRequirements, error) {
+	var names []string
+	byName := map[string]*v1.Container{}
+	for i := range pod.Spec.InitContainers {
+		if c := &pod.Spec.InitContainers[i]; restart.IsSidecar(c) {
+			names = append(names, c.Name)
+			byName[c.Name] = c
+		}
+	}
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		names = append(names, c.Name)
+		byName[c.Name] = c
+	}
+	out := map[string]v1.ResourceRequirements{}
+	for _, spec := range specs {
+		name, items, found := strings.Cut(spec, ":")
+		if !found {
+			items, name = name, ""
+			if len(names) != 1 {
+				return nil, fmt.Errorf("--resize %q: name the container, as app:cpu=500m (pod %s has %d that can be resized: %s)", spec, pod.Name, len(names), strings.Join(names, ", "))
+			}
+			name = names[0]
+		}
+		c, ok := byName[name]
+		if !ok {
+			return nil, fmt.Errorf("--resize %q: %q is not a container of pod %s that can be resized%s (those: %s)", spec, name, pod.Name, suggest(name, names), strings.Join(names, ", "))
+		}
+		r := out[name]
+		for _, item := range strings.Split(items, ",") {
+			key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+			if !ok {
+				return nil, fmt.Errorf("--resize %q: %q: want name=quantity, as cpu=500m or limits.memory=256Mi", spec, item)
+			}
+			q, err := resource.ParseQuantity(val)
+			if err != nil {
+				return nil, fmt.Errorf("--resize %q: %s=%s: not a quantity (as 500m, 1, 256Mi)", spec, key, val)
+			}
+			list, rn, _ := strings.Cut(key, ".")
+			if rn == "" {
+				list, rn = "", list
+			}
+			if rn != string(v1.ResourceCPU) && rn != string(v1.ResourceMemory) {
+				return nil, fmt.Errorf("--resize %q: %q: only cpu and memory can be resized (cpu, memory, requests.cpu, limits.memory, …)", spec, key)
+			}
+			set := func(l *v1.ResourceList) {
+				if *l == nil {
+					*l = v1.ResourceList{}
+				}
+				(*l)[v1.ResourceName(rn)] = q
+			}
+			switch list {
+			case "requests":
+				set(&r.Requests)
+			case "limits":
+				set(&r.Limits)
+			case "":
+				_, hasReq := c.Resources.Requests[v1.ResourceName(rn)]
+				_, hasLim := c.Resources.Limits[v1.ResourceName(rn)]
+				if !hasReq && !hasLim {
+					return nil, fmt.Errorf("--resize %q: container %s has no %s request or limit: say which to set (requests.%s=%s or limits.%s=%s)", spec, name, rn, rn, val, rn, val)
+				}
+				if hasReq {
+					set(&r.Requests)
+				}
+				if hasLim {
+					set(&r.Limits)
+				}
+			default:
+				return nil, fmt.Errorf("--resize %q: %q: want requests.%s or limits.%s", spec, key, rn, rn)
+			}
+		}
+		out[name] = r
+	}
+	return out, nil
+}
+
+// resizeWords says what a resize sets.
+func resizeWords(r map[string]v1.ResourceRequirements) string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		var vals []string
+		for _, l := range []struct {
+			what string
+			rl   v1.ResourceList
+		}{{"requests", r[n].Requests}, {"limits", r[n].Limits}} {
+			for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+				if q, ok := l.rl[rn]; ok {
+					vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
+				}
+			}
+		}
+		parts = append(parts, n+" "+strings.Join(vals, ","))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// writeSimAssumptions prints what the simulation takes as given about
+// lifecycle hooks and resizes, so that no reader takes a default for a
+// measurement.
+func writeSimAssumptions(w io.Writer, s *simulation) {
+	lines, execHooks := simHookAssumptions(s)
+	lines = append(lines, simGeneralAssumptions(s)...)
+	resized := false
+	for _, in := range s.inputs {
+		for _, a := range in.Actions {
+			if a.Resize != nil {
+				resized = true
+			}
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintln(w, "assumed:")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if execHooks {
+		fmt.Fprintln(w, "hooks: exec hooks are ExecSync calls in the CRI list (exec probes are not listed); httpGet and sleep hooks make no CRI call")
+	}
+	if resized {
+		fmt.Fprintln(w, "RESIZE — NOT MODELLED: the kubelet's admission of the resize (it is taken as admitted at once: no")
+		fmt.Fprintln(w, "  PodResizePending Deferred/Infeasible), the PodResizePending and PodResizeInProgress conditions,")
+		fmt.Fprintln(w, "  status resources/allocatedResources, UpdatePodSandboxResources and the pod cgroup writes, the")
+		fmt.Fprintln(w, "  memory-usage check before a limit decrease, failed resizes. Modelled: the kubelet's decision")
+		fmt.Fprintln(w, "  (restart per resizePolicy, or UpdateContainerResources: memory, then cpu) and its actuated record.")
+	}
+}
+
+// simHookAssumptions are the lifecycle hooks the script does not time,
+// and whether the pods have exec hooks.
+func simHookAssumptions(s *simulation) (lines []string, execHooks bool) {
+	seen := map[string]bool{}
+	scripted := func(name string, f func(sim.Run) bool) bool {
+		for _, r := range s.script.Containers[name].Runs {
+			if f(r) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, lp := range s.pods {
+		for _, c := range allContainers(lp.pod) {
+			if seen[c.Name] || c.Lifecycle == nil {
+				continue
+			}
+			seen[c.Name] = true
+			for _, h := range []*v1.LifecycleHandler{c.Lifecycle.PostStart, c.Lifecycle.PreStop} {
+				if h != nil && h.Exec != nil {
+					execHooks = true
+				}
+			}
+			if h := c.Lifecycle.PostStart; h != nil && h.Sleep == nil {
+				if !scripted(c.Name, func(r sim.Run) bool { return r.PostStart > 0 || r.PostStartFails }) {
+					lines = append(lines, fmt.Sprintf("%s: %s postStart hook not scripted: taken to succeed at once (script postStart: and postStartFails:)", c.Name, hookKind(h)))
+				}
+			}
+			if h := c.Lifecycle.PreStop; h != nil && h.Sleep == nil {
+				if !scripted(c.Name, func(r sim.Run) bool { return r.PreStop > 0 }) {
+					lines = append(lines, fmt.Sprintf("%s: %s preStop hook not scripted: taken to return at once (script preStop:)", c.Name, hookKind(h)))
+				}
+			}
+		}
+	}
+	return lines, execHooks
+}
+
+// hookKind names a lifecycle handler's kind.
+func hookKind(h *v1.LifecycleHandler) string {
+	switch {
+	case h.Exec != nil:
+		return "exec"
+	case h.HTTPGet != nil:
+		return "httpGet"
+	case h.TCPSocket != nil:
+		return "tcpSocket (fails at once: not supported as a hook)"
+	}
+	return "sleep"
+}
+
+// sortedKeysOf returns a resize's container names in order.
+func sortedKeysOf(m map[string]v1.ResourceRequirements) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,92 @@
+package podstatus_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+func TestOptionsValidate(t *testing.T) {
+	pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", ReadinessProbe: &v1.Probe{}}, {Name: "db"}}}}
+	pod.Name, pod.Namespace = "web", "shop"
+	st := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "c-123", Name: "app", State: runtimestate.Running}}}
+	good := podstatus.Options{
+		Probes:        map[string]podstatus.Probes{"c-123": {Readiness: podstatus.Success}},
+		StartFailures: map[string]apistatus.StartFailure{"db": {Reason: "CrashLoopBackOff"}},
+		ProbeWorkers:  map[string]podstatus.ProbeWorkers{"app": {Readiness: true}},
+	}
+	if err := good.Validate(pod, st); err != nil {
+		t.Fatalf("valid options: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		opts podstatus.Options
+		want string
+	}{
+		{"probes keyed by name", podstatus.Options{Probes: map[string]podstatus.Probes{"app": {Readiness: podstatus.Success}}},
+			`Probes["app"]: keyed by name "app", want instance ID "c-123"`},
+		{"probes keyed by container ID", podstatus.Options{Probes: map[string]podstatus.Probes{"containerd://c-123": {}}},
+			`want the bare instance ID "c-123"`},
+		{"probes: unknown ID", podstatus.Options{Probes: map[string]podstatus.Probes{"c-124": {}}},
+			`no container instance in the runtime state has ID "c-124" (did you mean "c-123"?) (its instances: c-123 (app))`},
+		{"start failure misspelt", podstatus.Options{StartFailures: map[string]apistatus.StartFailure{"dbb": {}}},
+			`StartFailures["dbb"]: "dbb" is not a container of pod shop/web (did you mean "db"?)`},
+		{"probe worker misspelt", podstatus.Options{ProbeWorkers: map[string]podstatus.ProbeWorkers{"App": {}}},
+			`ProbeWorkers["App"]`},
+	} {
+		err := tc.opts.Validate(pod, st)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestValidateProperty: readiness results drawn for the instances of random
+// states are valid; moved to the container's name they are reported, and
+// Compute indeed ignores them.
+func TestValidateProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := podgen.Cases(podgen.CaseOptions{}).Draw(t, "case")
+		opts := podstatus.Options{Features: c.Features, Probes: map[string]podstatus.Probes{}}
+		for id, p := range c.Probes {
+			opts.Probes[id] = podstatus.Probes{Readiness: podstatus.ProbeResult(p.Readiness), Startup: podstatus.ProbeResult(p.Startup)}
+		}
+		if err := opts.Validate(c.Pod, c.State); err != nil {
+			t.Fatalf("generated results: %v", err)
+		}
+		ids := map[string]bool{}
+		for _, in := range c.State.Containers {
+			ids[in.ID] = true
+		}
+		for _, in := range c.State.Containers {
+			r, ok := opts.Probes[in.ID]
+			if !ok || ids[in.Name] {
+				continue
+			}
+			bad := podstatus.Options{Features: c.Features, Probes: map[string]podstatus.Probes{}}
+			for k, v := range opts.Probes {
+				if k != in.ID {
+					bad.Probes[k] = v
+				}
+			}
+			without := podstatus.Compute(c.Pod, c.State, bad)
+			bad.Probes[in.Name] = r
+			want := `keyed by name "` + in.Name + `", want instance ID "` + c.State.Newest(in.Name).ID + `"`
+			if err := bad.Validate(c.Pod, c.State); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("result of %s keyed by %q: %v, want %q", in.ID, in.Name, err, want)
+			}
+			if got := podstatus.Compute(c.Pod, c.State, bad); !reflect.DeepEqual(got, without) {
+				t.Fatalf("Compute reads a result keyed by name %q", in.Name)
+			}
+			return
+		}
+	})
+}

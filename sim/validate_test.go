@@ -1,0 +1,56 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+func TestSyncInputValidate(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := &runtimestate.Pod{Containers: []runtimestate.Container{
+		{ID: "c-2", Name: "app", State: runtimestate.Running, CreatedAt: t0.Add(time.Minute)},
+		{ID: "c-1", Name: "app", State: runtimestate.Exited, CreatedAt: t0},
+	}}
+	good := sim.SyncInput{Pod: pod, Runtime: st,
+		Memory:     sim.Memory{Probes: map[string]probe.Results{"c-2": {}, "c-gone": {}}},
+		Containers: map[string]sim.Run{"c-2": {}}, Logs: map[string]int{"app": 1}, Created: map[string]int{"app": 2}}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid input: %v", err)
+	}
+	if err := (sim.SyncInput{}).Validate(); err != nil {
+		t.Fatalf("nil pod: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		in   sim.SyncInput
+		want string
+	}{
+		{"probes keyed by name", sim.SyncInput{Memory: sim.Memory{Probes: map[string]probe.Results{"app": {Liveness: probe.Failure}}}},
+			`Memory.Probes["app"]: keyed by name "app", want instance ID "c-2"`},
+		{"containers keyed by name", sim.SyncInput{Containers: map[string]sim.Run{"app": {}}},
+			`Containers["app"]: keyed by name "app", want instance ID "c-2"`},
+		{"containers: unknown ID", sim.SyncInput{Containers: map[string]sim.Run{"c-3": {}}},
+			`Containers["c-3"]: no container instance in the runtime state has ID "c-3"`},
+		{"logs misspelt", sim.SyncInput{Logs: map[string]int{"ap": 0}}, `Logs["ap"]`},
+		{"created misspelt", sim.SyncInput{Created: map[string]int{"apq": 0}}, `Created["apq"]`},
+		{"start failures misspelt", sim.SyncInput{Memory: sim.Memory{StartFailures: map[string]apistatus.StartFailure{"App": {}}}}, `Memory.StartFailures["App"]`},
+		{"actuated misspelt", sim.SyncInput{Memory: sim.Memory{Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"pp": {}}}}},
+			`Actuated.Containers["pp"]`},
+	} {
+		tc.in.Pod, tc.in.Runtime = pod, st
+		err := tc.in.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
