@@ -564,6 +564,7 @@ func runtimeViews(rt cri.RuntimeServiceClient) map[string]*runtimestate.Pod {
 				sb.NoNetworkStatus = true
 			} else {
 				sb.IP = ss.Status.Network.Ip
+				sb.NoIP = sb.IP == "" // a report without an IP, read faithfully
 				for _, ip := range ss.Status.Network.AdditionalIps {
 					sb.AdditionalIPs = append(sb.AdditionalIPs, ip.Ip)
 				}

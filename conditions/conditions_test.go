@@ -190,7 +190,8 @@ func TestPodReadyToStartContainers(t *testing.T) {
 		{"latest not ready", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s2", false, ""), sb("s1", true, "10.0.0.1")}}, MessageSandboxNotReady},
 		{"hostNetwork pod in a POD-mode sandbox", hostNet, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, MessageNetworkNamespaceMode},
 		{"hostNetwork pod needs no IP", hostNet, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NetworkMode: runtimestate.NamespaceNode}}}, ""},
-		{"no IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, MessageSandboxHasNoIPAddress},
+		{"no IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NoIP: true}}}, MessageSandboxHasNoIPAddress},
+		{"IP left out: taken to have one", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, ""},
 		{"no network status at all is not a missing IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NoNetworkStatus: true}}}, ""},
 	}
 	for _, tt := range tests {

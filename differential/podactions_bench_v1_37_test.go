@@ -40,6 +40,7 @@ func paBenchCases(b *testing.B, n int, keep func(podactions.Actions) bool) []paB
 	gen := rapid.Custom(func(t *rapid.T) paBenchCase {
 		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 		opts := podgen.PodActionsOptions(c).Draw(t, "options")
+		opts.Actuated.Exact = true // the kubelet's store holds exactly the drawn record
 		return paBenchCase{pod: c.Pod, st: c.State, opts: opts}
 	})
 	kuberuntime.KLResetActuatedState()

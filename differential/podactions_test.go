@@ -204,7 +204,8 @@ func paSetActuated(pod *v1.Pod, a podactions.Actuated) {
 	}
 }
 
-// paKubelet runs the kubelet's computePodActions on the same inputs.
+// paKubelet runs the kubelet's computePodActions on the same inputs, its
+// store holding exactly opts.Actuated (to compare with Actuated.Exact).
 func paKubelet(pod *v1.Pod, ks *kubecontainer.PodStatus, opts podactions.Options) kuberuntime.KLPodActions {
 	kuberuntime.KLResetActuatedState()
 	paSetActuated(pod, opts.Actuated)
@@ -231,6 +232,10 @@ func TestDifferentialPodActions(t *testing.T) {
 		compared(rt, "podactions.SandboxChanged")
 
 		opts.Features = f
+		// The kubelet gets exactly the drawn record: read it as
+		// computePodActions does (TestDifferentialPodActionsDefault
+		// compares the default reading).
+		opts.Actuated.Exact = true
 		got := podactions.Compute(c.Pod, c.State, opts)
 		want := paKubelet(c.Pod, ks, opts)
 		if d := cmp.Diff(paFromKubelet(c.Pod, want), paFromOurs(got)); d != "" {

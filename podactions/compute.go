@@ -21,6 +21,11 @@ import (
 // pod is the allocated pod: the kubelet substitutes the resources it has
 // admitted before it calls computePodActions.
 //
+// st lists sandboxes and instances newest first, as the kubelet sorts them:
+// Compute does not check it (runtimestate.Validate does; FromYAML calls it;
+// Normalize sorts a Pod that gives creation times). With the zero Options
+// the resources are taken as actuated as the spec has them (see Actuated).
+//
 // A nil pod gives the zero Actions. A nil st is a runtime that reports no
 // sandbox and no container of the pod. Compute only reads its arguments.
 //

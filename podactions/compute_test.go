@@ -214,7 +214,7 @@ func TestComputeSandbox(t *testing.T) {
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0),
 			st: func() *runtimestate.Pod {
 				st := state(inst("c1", app0, runtimestate.Running))
-				st.Sandboxes[0].IP = ""
+				st.Sandboxes[0].IP, st.Sandboxes[0].NoIP = "", true
 				return st
 			}(),
 			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgNoIPAddress, ContainersToStart: refs(0, "app-0")},

@@ -47,7 +47,9 @@ func ExampleCompute_neverAfterSandboxLoss() {
 }
 
 func ExampleSandboxChanged() {
-	st := &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, Attempt: 2}}}
+	// The runtime reports the sandbox's network with no IP (NoIP; a sandbox
+	// that merely leaves IP out is taken to have one).
+	st := &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, Attempt: 2, NoIP: true}}}
 	fmt.Printf("%+v\n", podactions.SandboxChanged(&v1.Pod{}, st))
 	// Output:
 	// {Changed:true Attempt:3 SandboxID:s1 Message:pod sandbox has no IP address}

@@ -77,12 +77,12 @@ func requestValue(rl v1.ResourceList, name v1.ResourceName) int64 {
 }
 
 // actuatedPod is the pod-level record the kubelet reads: only with gate
-// InPlacePodLevelResourcesVerticalScaling.
+// InPlacePodLevelResourcesVerticalScaling (see actuatedPodLevel).
 func (c *computer) actuatedPod() *v1.ResourceRequirements {
 	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
 		return nil
 	}
-	return c.opts.Actuated.Pod
+	return c.actuatedPodLevel()
 }
 
 // resizeAction mirrors computePodResizeAction for the running instance cs
@@ -101,7 +101,7 @@ func (c *computer) resizeAction(idx int, init bool, cs *runtimestate.Container) 
 	if state(cs) != runtimestate.Running {
 		return true
 	}
-	actuated := c.opts.Actuated.Containers[ctr.Name] // zeros when missing
+	actuated := c.actuatedContainer(ctr)
 	desired := c.containerResources(c.pod.Spec.Resources, &ctr.Resources)
 	current := c.containerResources(c.actuatedPod(), &actuated)
 	if desired == current {
@@ -190,7 +190,7 @@ func (c *computer) startingResized(list []v1.Container, refs []Ref) bool {
 			continue
 		}
 		ctr := &list[r.Index]
-		actuated := c.opts.Actuated.Containers[ctr.Name]
+		actuated := c.actuatedContainer(ctr)
 		if c.containerResources(c.pod.Spec.Resources, &ctr.Resources) != c.containerResources(c.actuatedPod(), &actuated) {
 			return true
 		}
@@ -203,13 +203,14 @@ func (c *computer) podLevelResizeAction() bool {
 	if !c.f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
 		return false
 	}
-	return podResources(c.pod.Spec.Resources) != podResources(c.opts.Actuated.Pod)
+	return podResources(c.pod.Spec.Resources) != podResources(c.actuatedPodLevel())
 }
 
 // volumeResizeAction mirrors computeVolumeResizeAction: with gate
 // InPlacePodVerticalScalingMemoryBackedVolumes, every memory-backed
 // emptyDir with a non-zero size limit grows when no limit was actuated or
-// the actuated one is smaller, and shrinks when it is larger.
+// the actuated one is smaller, and shrinks when it is larger (see
+// actuatedEmptyDir for a limit the record leaves out).
 func (c *computer) volumeResizeAction() {
 	if !c.f.Enabled(features.InPlacePodVerticalScalingMemoryBackedVolumes) {
 		return
@@ -221,7 +222,7 @@ func (c *computer) volumeResizeAction() {
 		if ed == nil || ed.Medium != v1.StorageMediumMemory || ed.SizeLimit == nil || ed.SizeLimit.IsZero() {
 			continue
 		}
-		actuated, ok := c.opts.Actuated.EmptyDirLimits[vol.Name]
+		actuated, ok := c.actuatedEmptyDir(vol.Name, *ed.SizeLimit)
 		if !ok {
 			a.VolumesToUpsize = append(a.VolumesToUpsize, vol.Name)
 			continue

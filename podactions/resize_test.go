@@ -76,12 +76,19 @@ func TestComputeResize(t *testing.T) {
 			}},
 		},
 		{
-			name: "no actuated record: compared with zeros",
+			name: "no actuated record, Exact: compared with zeros",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, withResources(app0, rl("memory", "64Mi"), nil)),
 			st:   state(inst("c1", app0, runtimestate.Running)),
+			opts: podactions.Options{Actuated: podactions.Actuated{Exact: true}},
 			want: podactions.Actions{SandboxID: "s1", MemoryUpdates: []podactions.Update{
 				{ID: "c1", Name: "app-0", Desired: res(0, 64*mi, 0, 0)},
 			}},
+		},
+		{
+			name: "no actuated record, default: actuated as the spec has it, nothing to resize",
+			pod:  mkPod(v1.RestartPolicyAlways, nil, withResources(app0, rl("memory", "64Mi"), nil)),
+			st:   state(inst("c1", app0, runtimestate.Running)),
+			want: kept,
 		},
 		{
 			name:  "no in-place resize without InPlacePodVerticalScaling",
@@ -126,6 +133,7 @@ func TestComputePodLevelResize(t *testing.T) {
 	pod.Spec.Resources = &v1.ResourceRequirements{Requests: rl("cpu", "500m"), Limits: rl("cpu", "1")}
 	st := state(inst("c1", app0, runtimestate.Running))
 	sameCtr := actuated("app-0", v1.ResourceRequirements{Requests: rl("cpu", "100m")})
+	sameCtr.Exact = true
 	inherit := podactions.Update{ID: "c1", Name: "app-0",
 		Desired: podactions.Resources{CPULimit: 1000, CPURequest: 100}, Current: podactions.Resources{CPURequest: 100}}
 	withPod := sameCtr
@@ -137,6 +145,12 @@ func TestComputePodLevelResize(t *testing.T) {
 			st:   st,
 			opts: podactions.Options{Actuated: sameCtr},
 			want: podactions.Actions{SandboxID: "s1", UpdatePodLevelResources: true, CPUUpdates: []podactions.Update{inherit}},
+		},
+		{
+			name: "pod-level record left out, default: actuated as the spec has it, nothing",
+			pod:  pod,
+			st:   st,
+			want: kept,
 		},
 		{
 			name: "pod-level resources as actuated: nothing",
@@ -170,17 +184,27 @@ func TestComputeVolumeResize(t *testing.T) {
 		vol("unrecorded", "Memory", "1Gi"), vol("disk", "", "1Gi"), vol("nolimit", "Memory", ""), vol("zero", "Memory", "0"),
 	}
 	st := state(inst("c1", app0, runtimestate.Running))
-	opts := podactions.Options{Actuated: podactions.Actuated{EmptyDirLimits: map[string]resource.Quantity{
+	opts := podactions.Options{Actuated: podactions.Actuated{Exact: true, EmptyDirLimits: map[string]resource.Quantity{
 		"grow": resource.MustParse("64Mi"), "shrink": resource.MustParse("128Mi"), "same": resource.MustParse("64Mi"),
 	}}}
+	friendly := opts
+	friendly.Actuated.Exact = false
 	run(t, []tcase{
 		{
-			name:  "memory-backed emptyDirs grow, shrink, or grow when unrecorded",
+			name:  "Exact: memory-backed emptyDirs grow, shrink, or grow when unrecorded",
 			pod:   pod,
 			st:    st,
 			gates: gatesWith(features.InPlacePodVerticalScalingMemoryBackedVolumes, true),
 			opts:  opts,
 			want:  podactions.Actions{SandboxID: "s1", VolumesToUpsize: []string{"grow", "unrecorded"}, VolumesToDownsize: []string{"shrink"}},
+		},
+		{
+			name:  "default: an unrecorded volume reads as actuated at its spec limit",
+			pod:   pod,
+			st:    st,
+			gates: gatesWith(features.InPlacePodVerticalScalingMemoryBackedVolumes, true),
+			opts:  friendly,
+			want:  podactions.Actions{SandboxID: "s1", VolumesToUpsize: []string{"grow"}, VolumesToDownsize: []string{"shrink"}},
 		},
 		{
 			name: "not without InPlacePodVerticalScalingMemoryBackedVolumes (off by default)",

@@ -30,23 +30,58 @@ type Probes = probe.Results
 // Actuated are the resources the kubelet last applied to the pod and its
 // containers (its actuated-resources checkpoint), which in-place resize
 // compares with the pod spec.
+//
+// There are two readings of what the record leaves out:
+//
+//   - The default (Exact false, the friendly reading): a container, the pod
+//     level or an emptyDir volume the record leaves out reads as actuated
+//     with the pod's spec, so nothing left out is resized. The zero
+//     Actuated is thus a running pod whose resources the kubelet applied as
+//     the (allocated) spec has them: no pending resize. This is what
+//     kubelet v1.37.2 holds when it runs computePodActions on a pod it has
+//     no record of: SyncPod first calls InitializeActuatedPod, which writes
+//     InitialActuated(pod) (for every container it can resize; v1.37.2
+//     resizes every init container, its gate being locked on). Entries given
+//     override it one by one. Kubelets before v1.37 write no such record,
+//     but they record a container's resources when they start it, and
+//     read the record only for running containers (they do not check
+//     containers about to start: difference D19), so the default is what
+//     they hold too, for a pod they have been running at its spec.
+//   - Exact (the faithful reading of computePodActions alone): the record
+//     is exactly these entries, and a missing one reads as the kubelet
+//     reads a missing record: a container as no resources at all (zeros; a
+//     running one is resized up, or restarted by a RestartContainer
+//     policy), a nil Pod as zeros, a missing emptyDir limit as an upsize.
+//     This is what the differential tests compare with computePodActions,
+//     and what sim passes (it records what it starts).
+//
+// To say that nothing was actuated at the pod level while the default
+// reading is on, give an empty non-nil Pod.
 type Actuated struct {
 	// Containers maps a container name (init or regular) to the resources
-	// last applied to it. A missing name reads as no resources at all: the
-	// kubelet logs the missing record and proceeds with zeros.
+	// last applied to it. A missing name reads as the container's spec
+	// resources, or with Exact as no resources at all (the kubelet logs the
+	// missing record and proceeds with zeros).
 	Containers map[string]v1.ResourceRequirements `json:"containers,omitempty"`
-	// Pod is the pod-level resources last applied; nil reads as zeros. It is
-	// read only with gate InPlacePodLevelResourcesVerticalScaling.
+	// Pod is the pod-level resources last applied; nil reads as the pod's
+	// spec.resources, or with Exact as zeros. It is read only with gate
+	// InPlacePodLevelResourcesVerticalScaling.
 	Pod *v1.ResourceRequirements `json:"pod,omitempty"`
 	// EmptyDirLimits maps a memory-backed emptyDir volume name to the size
-	// limit last applied. A missing name makes the kubelet grow the volume
-	// (it treats a missing record as an upsize).
+	// limit last applied. A missing name reads as the volume's spec size
+	// limit, or with Exact makes the kubelet grow the volume (it treats a
+	// missing record as an upsize).
 	EmptyDirLimits map[string]resource.Quantity `json:"emptyDirLimits,omitempty"`
+	// Exact says the record is exactly the entries above, read as
+	// computePodActions reads its checkpoint (the faithful reading); false
+	// fills what they leave out from the spec (the default, see above).
+	Exact bool `json:"exact,omitempty"`
 }
 
 // Options are the inputs of Compute besides the pod, the runtime state and
 // the gates. The zero value is a kubelet with no probe results, no
-// RestartAllContainers mark, and no actuated-resources record.
+// RestartAllContainers mark, and the pod's resources actuated as its spec
+// has them (see Actuated).
 type Options struct {
 	// Features are the kubelet's gates. The zero value is kubelet
 	// v1.37.2's defaults (features.V1_37).
@@ -59,7 +94,9 @@ type Options struct {
 	// restart.RestartingAllContainers). It is read only with gate
 	// RestartAllContainersOnContainerExits.
 	RestartAllContainers bool `json:"restartAllContainers,omitempty"`
-	// Actuated are the resources the kubelet last applied.
+	// Actuated are the resources the kubelet last applied (zero: as the
+	// spec has them; Actuated.Exact for the kubelet's reading of a missing
+	// record).
 	Actuated Actuated `json:"actuated,omitempty"`
 }
 

@@ -165,6 +165,8 @@ func writeState(b *strings.Builder, pod *v1.Pod, st *runtimestate.Pod) {
 		switch {
 		case s.NoNetworkStatus:
 			b.WriteString(" no-network-status")
+		case s.NoIP:
+			b.WriteString(" no-ip")
 		case s.IP != "":
 			fmt.Fprintf(b, " ip=%s", strings.Join(append([]string{s.IP}, s.AdditionalIPs...), ","))
 		}

@@ -32,6 +32,9 @@ func PodActionsProbes(in map[string]ContainerProbes) map[string]podactions.Probe
 // added; pod-level resources the same way (or some when the spec has none);
 // per memory-backed emptyDir with a size limit none recorded, the same,
 // a smaller or a larger limit. Pod is read when Actuated is called.
+// "None recorded" leaves the entry out: it reads as the spec's unless the
+// caller sets Exact (podactions.Actuated), which the differential test
+// against computePodActions alone does. Exact is never drawn.
 func Actuated(pod *v1.Pod) *rapid.Generator[podactions.Actuated] {
 	if pod == nil {
 		return rapid.Just(podactions.Actuated{})

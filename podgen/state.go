@@ -522,5 +522,8 @@ func drawSandbox(t *rapid.T, pod *v1.Pod, k, n int, createdAt time.Time, realist
 	case noStatus:
 		sb.NoNetworkStatus = true
 	}
+	// A network status without a primary IP is what a runtime reports
+	// (the faithful reading, not the friendly default of an IP left out).
+	sb.NoIP = !sb.NoNetworkStatus && sb.IP == ""
 	return sb
 }

@@ -418,6 +418,9 @@ func (r *replayer) decide(at time.Time) (*v1.Pod, *runtimestate.Pod, podactions.
 	ph := podstatus.Compute(pod, st, podstatus.Options{Features: r.gates, Cached: prev, Now: at, RuntimeType: "containerd"}).Phase.Phase
 	opts.RestartAllContainers = restart.RestartingAllContainers(pod, st, prev, ph, r.gates)
 	opts.Features = r.gates
+	// Resizes: the allocated pod and the actuated record the kubelet held.
+	pod = f.allocatedAt(pod, at)
+	opts.Actuated = actuatedAt(o)
 	return pod, st, podactions.Compute(pod, st, opts)
 }
 

@@ -3,6 +3,7 @@ package restart
 import (
 	"fmt"
 	"hash/fnv"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -320,15 +321,44 @@ func (cfg BackOffConfig) Replay(history []Restart, now time.Time) BackOffEntry {
 // advances its record moments before it creates the instance, so these
 // times are late by the create call's latency; instances the runtime
 // garbage-collected are missing from the history.
-func HistoryFrom(st *runtimestate.Pod, name string) []Restart {
+//
+// The instances are taken in the order of their creation times, whatever
+// order st lists them in. An instance without CreatedAt is taken to have
+// been created when it started (StartedAt, later by the create call's
+// latency). When a container has more than one instance, every one must
+// give one of the two, and every exited one followed by another must give
+// FinishedAt: otherwise the times that decide the back-off are unknown and
+// HistoryFrom returns an error naming the instance, and no history (a
+// history without them would replay to a delay of 0).
+func HistoryFrom(st *runtimestate.Pod, name string) ([]Restart, error) {
 	inst := st.Instances(name)
+	if len(inst) < 2 {
+		return nil, nil
+	}
+	created := func(c *runtimestate.Container) time.Time {
+		if c.CreatedAt.IsZero() {
+			return c.StartedAt
+		}
+		return c.CreatedAt
+	}
+	for _, c := range inst {
+		if created(c).IsZero() {
+			return nil, fmt.Errorf("restart: history of container %q: instance %s gives neither createdAt nor startedAt, so when it was created (and the back-off it waited) is unknown", name, c.ID)
+		}
+	}
+	// Oldest first, by creation time; instances created at the same
+	// instant keep st's order (newest first).
+	sort.SliceStable(inst, func(i, j int) bool { return created(inst[i]).After(created(inst[j])) })
 	var out []Restart
 	for i := len(inst) - 1; i > 0; i-- {
 		older, newer := inst[i], inst[i-1]
 		if older.State != runtimestate.Exited {
 			continue
 		}
-		out = append(out, Restart{FinishedAt: older.FinishedAt, At: newer.CreatedAt})
+		if older.FinishedAt.IsZero() {
+			return nil, fmt.Errorf("restart: history of container %q: exited instance %s gives no finishedAt, so when the restart after it became due is unknown", name, older.ID)
+		}
+		out = append(out, Restart{FinishedAt: older.FinishedAt, At: created(newer)})
 	}
-	return out
+	return out, nil
 }

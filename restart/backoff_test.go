@@ -136,8 +136,8 @@ func TestReplayAndHistory(t *testing.T) {
 		{ID: "c2", Name: "app", State: runtimestate.Exited, ExitCode: 1, CreatedAt: t0.Add(17 * time.Second), FinishedAt: t0.Add(20 * time.Second)},
 		{ID: "c1", Name: "app", State: runtimestate.Exited, ExitCode: 1, CreatedAt: t0, FinishedAt: t0.Add(3 * time.Second)},
 	}}
-	h := HistoryFrom(st, "app")
-	if len(h) != 2 || !h[0].At.Equal(t0.Add(17*time.Second)) || !h[1].FinishedAt.Equal(t0.Add(20*time.Second)) {
+	h, err := HistoryFrom(st, "app")
+	if err != nil || len(h) != 2 || !h[0].At.Equal(t0.Add(17*time.Second)) || !h[1].FinishedAt.Equal(t0.Add(20*time.Second)) {
 		t.Fatalf("history %+v", h)
 	}
 	e := cfg.Replay(h, t0.Add(44*time.Second))

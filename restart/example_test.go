@@ -26,7 +26,12 @@ func ExampleBackOffConfig_Decide() {
 		{ID: "c1", Name: "app", State: runtimestate.Exited, ExitCode: 1, CreatedAt: at(0), FinishedAt: at(1)},
 	}}
 	cfg, _ := restart.NewBackOffConfig(features.V1_37(), restart.BackOffSettings{})
-	entry := cfg.Replay(restart.HistoryFrom(st, "app"), at(6))
+	history, err := restart.HistoryFrom(st, "app")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	entry := cfg.Replay(history, at(6))
 
 	for _, now := range []time.Time{at(6), at(25)} {
 		d := cfg.Decide(pod, app, st, entry, now)

@@ -73,7 +73,7 @@ func FuzzDecisions(f *testing.F) {
 		for _, n := range names {
 			RestartsAfterExit(in.Pod, n, code, "OOMKilled", fs)
 			EffectivePolicy(in.Pod, n, fs)
-			HistoryFrom(in.State, n)
+			_, _ = HistoryFrom(in.State, n)
 		}
 		AllContainersCouldRestart(spec)
 		ShouldAllContainersRestart(in.Pod, in.State, in.Prev)

@@ -26,6 +26,20 @@
 //	- {id: c2, name: app, sandboxID: s1, state: running, restartCount: 1}
 //	- {id: c1, name: app, sandboxID: s1, state: exited, exitCode: 1}
 //
+// What a hand-written state leaves out, and how it reads:
+//   - a container's Hash: created from its current spec (HashMissing is the
+//     faithful reading of a report without one);
+//   - a ready sandbox's IP: an IP is taken to exist (the sandbox is not
+//     re-created), though IPs reports none; NoIP is the faithful reading of
+//     a runtime that reports a network status without an IP, which the
+//     kubelet kills on a pod-network pod;
+//   - creation times: the list order is then the only order there is, and
+//     must be newest first. Validate reports a list that contradicts it
+//     (times, or restart counts of one container's instances), but the
+//     decision functions do not call it: call Validate on a Pod written in
+//     Go (FromYAML and FromJSON do), or give createdAt and Normalize it.
+//     restart.HistoryFrom needs the times and returns an error without them.
+//
 // Every method accepts a nil *Pod and treats it as a pod the runtime knows
 // nothing about.
 package runtimestate

@@ -53,10 +53,16 @@ func sandboxNewer(a, b *Sandbox) bool {
 // empty or repeated sandbox or container ID, a container without a name, a
 // state or namespace mode that is not one of the constants, or sandboxes and
 // containers out of the newest-first order of kubelet v1.37.2 (see
-// Normalize). Decision functions do not call Validate: on an invalid Pod
-// they still return without panicking, but their answer is the kubelet's
-// answer to a state it never sees. ValidateFor checks the order of another
-// kubelet version.
+// Normalize): by creation time, or, for instances of one container created
+// at the same instant (a hand-written state that leaves createdAt out), by
+// restart count, a newer instance counting more; a network status both
+// reported without an IP (noIP) and absent or with an IP. Decision
+// functions do not call Validate: on an invalid Pod they still return
+// without panicking, but their answer is the kubelet's answer to a state
+// it never sees (an instance listed after an older one of its container is
+// not the one they read as the newest). Call Validate on a Pod written in
+// Go, or Normalize it when it gives createdAt; FromYAML and FromJSON call
+// it. ValidateFor checks the order of another kubelet version.
 func (p *Pod) Validate() error { return p.ValidateFor(features.V1_37_2) }
 
 // ValidateFor is Validate with the sandbox order of kubelet v (see
@@ -79,6 +85,12 @@ func (p *Pod) ValidateFor(v features.Version) error {
 			errs = append(errs, fmt.Errorf("sandboxes[%d]: duplicate id %q", i, s.ID))
 		}
 		seen[s.ID] = true
+		if s.NoIP && s.IP != "" {
+			errs = append(errs, fmt.Errorf("sandboxes[%d] (%s): noIP with ip %q", i, s.ID, s.IP))
+		}
+		if s.NoIP && s.NoNetworkStatus {
+			errs = append(errs, fmt.Errorf("sandboxes[%d] (%s): noIP (a network status with no IP) with noNetworkStatus (no network status)", i, s.ID))
+		}
 		switch s.NetworkMode {
 		case "", NamespacePod, NamespaceContainer, NamespaceNode, NamespaceTarget:
 		default:
@@ -89,6 +101,7 @@ func (p *Pod) ValidateFor(v features.Version) error {
 		}
 	}
 	seenC := map[string]bool{}
+	newerOf := map[string]int{} // the last instance listed of each name
 	for i, c := range p.Containers {
 		switch {
 		case c.ID == "":
@@ -114,6 +127,13 @@ func (p *Pod) ValidateFor(v features.Version) error {
 		if i > 0 && c.CreatedAt.After(p.Containers[i-1].CreatedAt) {
 			errs = append(errs, fmt.Errorf("containers[%d] (%s) was created after containers[%d] (%s): containers must be newest first", i, c.ID, i-1, p.Containers[i-1].ID))
 		}
+		// Without creation times (equal: usually both left out), the
+		// restart counts of one container's instances tell the order: a
+		// new instance counts one more than the newest before it.
+		if prev, ok := newerOf[c.Name]; ok && c.CreatedAt.Equal(p.Containers[prev].CreatedAt) && c.RestartCount > p.Containers[prev].RestartCount {
+			errs = append(errs, fmt.Errorf("containers[%d] (%s) has restartCount %d, more than containers[%d] (%s) listed before it (%d): instances must be newest first (give createdAt, or list them newest first)", i, c.ID, c.RestartCount, prev, p.Containers[prev].ID, p.Containers[prev].RestartCount))
+		}
+		newerOf[c.Name] = i
 	}
 	return errors.Join(errs...)
 }

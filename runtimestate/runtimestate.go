@@ -65,11 +65,25 @@ type Sandbox struct {
 	// A hostNetwork pod's sandbox reports NODE.
 	NetworkMode NamespaceMode `json:"networkMode,omitempty"`
 	// IP is the sandbox's primary IP; AdditionalIPs are the others.
+	//
+	// A sandbox that leaves IP out (and sets neither NoIP nor
+	// NoNetworkStatus) is taken to have a primary IP the writer did not
+	// give, as every ready sandbox of a running pod-network pod has: the
+	// friendly default of a hand-written state, under which SandboxChanged
+	// does not re-create it. IPs still reports no address for it, since
+	// none is known: give IP when the pod's IPs matter.
 	IP            string   `json:"ip,omitempty"`
 	AdditionalIPs []string `json:"additionalIPs,omitempty"`
+	// NoIP says the runtime reports a network status whose primary IP is
+	// empty: the faithful reading of a real report without an IP (a
+	// runtime that does not manage the pod's network, or one that reports
+	// only additional IPs). The kubelet kills and re-creates a ready such
+	// sandbox of a pod without hostNetwork (MsgNoIPAddress). IP must be
+	// empty with it.
+	NoIP bool `json:"noIP,omitempty"`
 	// NoNetworkStatus is true when the runtime reported no network section
-	// at all. Real runtimes report one, with an empty IP when there is none;
-	// the kubelet treats the two differently.
+	// at all. Real runtimes report one, with an empty IP when there is none
+	// (NoIP); the kubelet treats the two differently.
 	NoNetworkStatus bool `json:"noNetworkStatus,omitempty"`
 	// CreatedAt is when the sandbox was created.
 	CreatedAt time.Time `json:"createdAt,omitzero"`

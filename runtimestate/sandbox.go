@@ -37,7 +37,8 @@ type SandboxCheck struct {
 // not NODE for a hostNetwork pod or not POD otherwise (a mode the runtime
 // did not report reads as POD, as does one the CRI does not know); the
 // latest sandbox of a pod without hostNetwork reporting a network status
-// with no IP.
+// with no IP (Sandbox.NoIP: a sandbox that merely leaves IP out is taken to
+// have one, see Sandbox.IP).
 //
 // A nil st is a runtime with no sandbox. A nil pod reads as a pod without
 // hostNetwork.
@@ -67,7 +68,7 @@ func SandboxChanged(pod *v1.Pod, st *Pod) SandboxCheck {
 	if networkMode(latest.NetworkMode) != want {
 		return SandboxCheck{Changed: true, Attempt: next, Message: MsgNetworkNamespaceMode}
 	}
-	if !hostNetwork && !latest.NoNetworkStatus && latest.IP == "" {
+	if !hostNetwork && !latest.NoNetworkStatus && latest.IP == "" && latest.NoIP {
 		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgNoIPAddress}
 	}
 	return SandboxCheck{Attempt: latest.Attempt, SandboxID: latest.ID}

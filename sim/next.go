@@ -98,12 +98,15 @@ type NextResult struct {
 //     the status gives it (restart.BackOffConfig.EntryFromStatus), else
 //     replayed from the runtime's instance history (restart.HistoryFrom,
 //     BackOffConfig.Replay), which misses instances the runtime removed;
+//     a history whose times are missing gives no record, and a message
+//     saying so first in the output's Messages;
 //   - the reason cache: the waiting reason and message of each container
 //     status that shows a start failure (CrashLoopBackOff, image pull and
 //     create errors), as the kubelet wrote them from that cache;
 //   - probe results: see NextOptions.Probes;
-//   - actuated resources: NextOptions.Actuated, else none given (the zero
-//     podactions.Actuated), which reads as the resources of the spec;
+//   - actuated resources: NextOptions.Actuated over, and else, the record
+//     the kubelet writes from the spec (InitializeActuatedPod on v1.37; the
+//     resources of what the runtime shows started before);
 //   - the grace period of SyncTerminatingPod: the one UpdatePod stores.
 //
 // Next never panics. A nil pod gives an output with Requeue RequeueNever
@@ -122,10 +125,19 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 			in.Grace = in.Memory.Worker.GracePeriod
 		}
 	} else {
-		in.Memory, in.Grace = steadyMemory(pod, st, o.Probes, in.Now, in.Kubelet)
+		var notes []string
+		in.Memory, in.Grace, notes = steadyMemory(pod, st, o.Probes, in.Now, in.Kubelet)
 		if o.Actuated != nil {
-			in.Memory.Actuated = *o.Actuated
+			// What the record leaves out (a container not running, say) is
+			// what the kubelet recorded from the spec (see initActuated).
+			in.Memory.Actuated = overActuated(initActuated(pod, st, in.Kubelet.Features), *o.Actuated)
 		}
+		if o.Probes != nil {
+			in.Memory.Probes = o.Probes
+		}
+		out := Sync(in)
+		out.Messages = append(notes, out.Messages...)
+		return NextResult{SyncOutput: out, Input: in}
 	}
 	if o.Probes != nil {
 		in.Memory.Probes = o.Probes
@@ -135,7 +147,8 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 
 // steadyMemory is what a kubelet running pod in steady state remembers
 // about it (see Next), and the grace period its worker holds.
-func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Results, now time.Time, k Kubelet) (Memory, int64) {
+func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Results, now time.Time, k Kubelet) (Memory, int64, []string) {
+	var notes []string
 	var m Memory
 	u := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateSync, Pod: pod, Cached: st}, now, k.Features)
 	m.Worker = u.State
@@ -161,8 +174,11 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Res
 		var e restart.BackOffEntry
 		if cs != nil && cs.RestartCount > 0 {
 			e, _ = cfg.EntryFromStatus(cs)
+		} else if h, err := restart.HistoryFrom(st, c.Name); err != nil {
+			// No record rather than one replayed from unknown times; said.
+			notes = append(notes, "crash-loop back-off of "+c.Name+" taken as none: "+strings.TrimPrefix(err.Error(), "restart: "))
 		} else {
-			e = cfg.Replay(restart.HistoryFrom(st, c.Name), now)
+			e = cfg.Replay(h, now)
 		}
 		if !e.IsZero() {
 			m.BackOff[restart.BackOffKey(pod, c)] = e
@@ -174,7 +190,7 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Res
 	if probes == nil {
 		m.Probes = probesFromStatus(status, st)
 	}
-	return m, grace
+	return m, grace, notes
 }
 
 // isStartFailure reports whether a waiting reason comes from the kubelet's

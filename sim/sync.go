@@ -47,7 +47,15 @@ type Memory struct {
 	Finished bool `json:"finished,omitempty"`
 	// Actuated are the resources the kubelet applied when it started each
 	// container and created the sandbox (its actuated-resources
-	// checkpoint).
+	// checkpoint). Sync reads it as the kubelet does (podactions'
+	// Actuated.Exact: a container left out has no resources). An empty
+	// record is first filled from the pod: on v1.37 with
+	// podactions.InitialActuated, as SyncPod's InitializeActuatedPod does;
+	// before v1.37, which has no such step, with what the simulated kubelet
+	// records when it creates the sandbox and starts containers, for the
+	// sandboxes and containers the runtime state already holds (so a
+	// hand-written running pod is not resized; a container never started
+	// stays unrecorded, as there).
 	Actuated podactions.Actuated `json:"actuated,omitzero"`
 }
 
@@ -490,11 +498,19 @@ func (s *syncer) syncPod() {
 			}
 		}
 	}
+	// An empty actuated record is filled before computePodActions (see
+	// initActuated); the record is then read as the kubelet reads its
+	// checkpoint.
+	if len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
+		m.Actuated = initActuated(pod, in.Runtime, f)
+	}
+	actuated := m.Actuated
+	actuated.Exact = true
 	acts := podactions.Compute(pod, in.Runtime, podactions.Options{
 		Features:             f,
 		Probes:               m.Probes,
 		RestartAllContainers: restartAll,
-		Actuated:             m.Actuated,
+		Actuated:             actuated,
 	})
 	if d := acts.String(); d != "" {
 		s.out.Decision = d

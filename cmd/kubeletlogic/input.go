@@ -388,6 +388,13 @@ func readRuntime(data []byte, file string, pod *v1.Pod) (*runtimestate.Pod, erro
 				msg: fmt.Sprintf("containers[%d] (%s): sandboxID %q is not one of the sandboxes listed", i, c.ID, c.SandboxID)}
 		}
 	}
+	// The crash-loop back-off is replayed from the instances' times.
+	for i, c := range st.Containers {
+		if _, err := restart.HistoryFrom(st, c.Name); err != nil {
+			return nil, &inputError{file: file, line: doc.lineOfListItem("containers", i),
+				msg: strings.TrimPrefix(err.Error(), "restart: ") + "; give createdAt and finishedAt"}
+		}
+	}
 	return st, nil
 }
 

@@ -94,6 +94,10 @@ func Sandbox(pod *v1.Pod, s *runtimestate.Sandbox) *runtimeapi.PodSandboxStatus 
 		CreatedAt: nanos(s.CreatedAt),
 		Labels:    kuberuntime.KLPodSandboxLabels(pod),
 	}
+	// A network status with an empty IP is Sandbox.NoIP. A sandbox that
+	// leaves IP out without NoIP is the library's friendly default (an IP
+	// assumed, none known), which no CRI report can carry: it is sent as an
+	// empty IP, which the kubelet reads as NoIP. The generators draw NoIP.
 	if !s.NoNetworkStatus {
 		out.Network = &runtimeapi.PodSandboxNetworkStatus{Ip: s.IP}
 		for _, ip := range s.AdditionalIPs {
