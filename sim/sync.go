@@ -482,11 +482,16 @@ func (s *syncer) syncPod() {
 
 	// The status comes first; a terminal phase ends SyncPod.
 	st := s.generate(false)
-	s.store(st, "SyncPod")
+	stored := s.store(st, "SyncPod")
 	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
 		s.out.Result.Terminal = true
 		s.out.Requeue = RequeueNow
-		s.out.Messages = append(s.out.Messages, fmt.Sprintf("pod reached phase %s: terminating", st.Phase))
+		msg := fmt.Sprintf("pod reached phase %s: terminating", st.Phase)
+		if !stored {
+			// SyncPod reads the phase it generated, stored or not.
+			msg = fmt.Sprintf("pod reached phase %s in the status SyncPod generated (not stored): terminating", st.Phase)
+		}
+		s.out.Messages = append(s.out.Messages, msg)
 		return
 	}
 

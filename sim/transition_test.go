@@ -116,6 +116,11 @@ func TestOnFailureSandboxLostAfterInit(t *testing.T) {
 	}); !ok {
 		t.Fatalf("no refused status update is logged\n%s", tl.Events())
 	}
+	if _, ok := tl.First("web", func(e sim.Entry) bool {
+		return e.Kind == sim.KindSync && e.Message == "pod reached phase Succeeded in the status SyncPod generated (not stored): terminating"
+	}); !ok {
+		t.Fatalf("the timeline does not say the terminal phase SyncPod acted on was not stored\n%s", tl.Events())
+	}
 	_, last := tl.LastStatus("web")
 	if last == nil || last.Phase != v1.PodFailed || len(last.ContainerStatuses) != 1 {
 		t.Fatalf("last status %+v, want phase Failed\n%s", last, tl.Events())
