@@ -39,6 +39,7 @@
 //	What status does the kubelet write?                    podstatus.Compute
 //	Phase, conditions, STATUS from an API status?          podstatus.Recompute
 //	Could a kubelet have written this status?             podstatus.Check
+//	Does the status manager store it after the last one?  podstatus.CheckTransition
 //	The pod phase alone?                                   phase.Compute, phase.Resolve
 //	The conditions alone?                                  conditions.Generate
 //	The container statuses alone?                          apistatus.Compute

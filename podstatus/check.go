@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 )
@@ -68,6 +69,15 @@ func (m Mismatch) String() string {
 //     only while the container runs;
 //   - ready only for a running container, or a regular init container that
 //     terminated with exit code 0; such an init container is always ready.
+//     One exception: a regular init container that completed and waits
+//     again (a new sandbox runs the init containers again, and doBackOff
+//     or another start failure holds it) keeps ready=true from its
+//     completed run, which convertToAPIContainerStatuses took whole, when
+//     its instances are gone, and keeps it through a RestartAllContainers
+//     reset (last termination RestartingAllContainers); the status manager
+//     stores such a status only where the container may leave the
+//     terminated state (CheckTransition: restartPolicy Always, or a
+//     restart rule).
 //
 // What Recompute takes from the status as it is (the container states, and
 // the PodReadyToStartContainers and AllContainersRestarting conditions when
@@ -88,7 +98,7 @@ func Check(pod *v1.Pod, opts RecomputeOptions) []Mismatch {
 		out = append(out, Mismatch{Field: field, Status: jsonOf(status), Kubelet: jsonOf(kubelet), Why: why})
 	}
 
-	out = append(out, checkContainerStatuses(pod)...)
+	out = append(out, checkContainerStatuses(pod, opts.Features)...)
 
 	r, phases := recomputeFor(pod, opts)
 	s := &pod.Status
@@ -264,7 +274,7 @@ func jsonOf(v any) string {
 
 // checkContainerStatuses checks the container status lists against what
 // convertToAPIContainerStatuses and UpdatePodStatus always write.
-func checkContainerStatuses(pod *v1.Pod) []Mismatch {
+func checkContainerStatuses(pod *v1.Pod, f features.Set) []Mismatch {
 	var out []Mismatch
 	spec := &pod.Spec
 	var inits, regular, ephemeral []string
@@ -348,8 +358,11 @@ func checkContainerStatuses(pod *v1.Pod) []Mismatch {
 			}
 			if kind == restart.Init && c != nil {
 				done := cs.State.Terminated != nil && cs.State.Terminated.ExitCode == 0
-				if cs.Ready != done {
+				if cs.Ready != done && !(cs.Ready && keptReady(spec, cs, f)) {
 					why := "an init container is ready exactly when it terminated with exit code 0"
+					if cs.Ready && cs.State.Waiting != nil && completedBefore(cs) {
+						why = "an init container that completed (exit code 0) and now waits keeps ready=true only where the status manager lets it leave the terminated state (checkContainerStateTransition), which this pod's restart policy does not"
+					}
 					out = append(out, Mismatch{Field: field + ".ready", Status: jsonOf(cs.Ready), Kubelet: jsonOf(done), Why: why})
 				}
 				continue
@@ -397,4 +410,37 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// keptReady: cs, the status of a regular init container, may carry
+// ready=true without having terminated with exit code 0. When the runtime
+// no longer has any instance of it (a new sandbox purged them),
+// convertToAPIContainerStatuses takes the previous status whole if it was
+// terminated, ready included, and a start failure in the reason cache
+// (CrashLoopBackOff from doBackOff, for one) then makes its state waiting
+// and its last termination that previous state; the probe manager's
+// UpdatePodStatus leaves ready as it is. The previous status was ready only
+// after exit code 0, and the status manager stores the waiting one only if
+// the container may leave the terminated state after that exit
+// (checkContainerStateTransition).
+//
+// A RestartAllContainers reset does the same: convertToAPIContainerStatuses
+// keeps the previous status of a removed container whole when it was not
+// waiting and gives it the reset's own last termination (reason
+// RestartingAllContainers, exit 137); a start failure may then replace the
+// waiting reason, the last termination staying the reset's.
+func keptReady(spec *v1.PodSpec, cs *v1.ContainerStatus, f features.Set) bool {
+	if cs.State.Waiting == nil {
+		return false
+	}
+	if t := cs.LastTerminationState.Terminated; t == nil || (t.ExitCode != 0 && t.Reason != apistatus.RestartingAllContainers) {
+		return false
+	}
+	return podMayLeaveTerminated(spec, f) || mayLeaveTerminated(spec, spec.InitContainers, cs.Name, 0, f)
+}
+
+// completedBefore: cs's last termination is a run that exited 0.
+func completedBefore(cs *v1.ContainerStatus) bool {
+	t := cs.LastTerminationState.Terminated
+	return t != nil && t.ExitCode == 0
 }

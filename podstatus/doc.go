@@ -59,4 +59,15 @@
 // (Options.Now, read only for activeDeadlineSeconds). It never panics: a
 // nil pod gives a zero Result, a nil runtime state is a runtime that
 // reports nothing.
+//
+// # Whether the status manager stores it
+//
+// Compute gives the status a sync generates; the status manager stores it
+// only if no container leaves a terminated state that its restart policy
+// keeps it in (CheckTransition, status_manager.go
+// checkContainerStateTransition). It refuses, for one, a status where a
+// regular init container that completed in a pod with restartPolicy
+// OnFailure or Never waits or runs again in a new sandbox, and keeps the
+// previous status. Check knows the one shape this rule decides: such an
+// init container waiting with ready=true kept from its completed run.
 package podstatus

@@ -73,8 +73,13 @@
 //     changes are also patched into the stored status at once
 //     (status/status_manager.go SetContainerReadiness,
 //     SetContainerStartup).
-//   - The status manager (status/status_manager.go): a new status is stored
-//     when it differs; times are cut to whole seconds, startTime is set
+//   - The status manager (status/status_manager.go): a status that takes a
+//     container out of a terminated state its restart policy keeps it in
+//     is refused and the cached one kept (checkContainerStateTransition,
+//     podstatus.CheckTransition; the timeline logs "status update
+//     aborted"), as when a new sandbox runs a completed init container of
+//     an OnFailure pod again; a new status is stored when it differs;
+//     times are cut to whole seconds, startTime is set
 //     once, condition transition times kept when the status did not
 //     change; OnPodSandboxReady stores PodReadyToStartContainers True right
 //     after RunPodSandbox; a terminal phase reaches the API only once the

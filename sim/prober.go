@@ -333,7 +333,14 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 	if readiness {
 		by = "SetContainerReadiness"
 	}
-	p.stored(storeStatus(p.pod, p.mem.Status, *st, p.n.now), by, p.pod.Generation)
+	stored, err := storeStatus(p.pod, p.mem.Status, *st, p.n.now, p.n.cfg.Kubelet.Features)
+	if err != nil {
+		// A patch of ready or started changes no state; kept for the
+		// status manager's rule, which every store goes through.
+		p.n.log(p, KindSync, p.n.now, by+": status update aborted: "+err.Error())
+		return
+	}
+	p.stored(stored, by, p.pod.Generation)
 }
 
 func setConditionFull(st *v1.PodStatus, c v1.PodCondition) {

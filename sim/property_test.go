@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/probe"
@@ -129,6 +130,8 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 //     manager's patches after probe results and TerminatePod's version are
 //     not generated, and not checked);
 //   - restart counts never decrease;
+//   - no stored status takes a container out of a terminated state its
+//     restart policy keeps it in (podstatus.CheckTransition);
 //   - the PLEG reports every removed container died first;
 //   - no probe result comes from a worker on hold;
 //   - the start time, once stored, never changes;
@@ -213,6 +216,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	died := map[string]bool{}
 	held := map[string]bool{}
 	var startTime *metav1.Time
+	var stored *v1.PodStatus
 	finished := false
 	for _, e := range tl.Entries {
 		if e.Pod != name {
@@ -227,6 +231,13 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 				t.Fatalf("%s at %s: start time %v, earlier %v: it is set once and kept\n%s", name, e.At, st.StartTime, startTime, tl.Events())
 			}
 			startTime = st.StartTime
+			// The status manager stores no status that takes a container
+			// out of a terminated state its restart policy keeps it in
+			// (status_manager.go checkContainerStateTransition).
+			if err := podstatus.CheckTransition(&in.Pod.Spec, stored, &st, features.V1_37()); err != nil {
+				t.Fatalf("%s at %s (%s): the status manager refuses this status: %v\n%s", name, e.At, e.Status.By, err, tl.Events())
+			}
+			stored = &e.Status.Status
 			if e.Status.By == "TerminatePod" {
 				finished = true
 			}

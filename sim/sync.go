@@ -387,26 +387,45 @@ func (s *syncer) generate(podIsTerminal bool) v1.PodStatus {
 
 // store stores a status in the status manager (SetPodStatus); by names
 // the kubelet function that does.
-func (s *syncer) store(st v1.PodStatus, by string) {
+//
+// It reports whether the status manager took the status: it refuses one
+// that takes a container out of a terminated state its restart policy
+// keeps it in (storeStatus), and the sync's messages then say so.
+func (s *syncer) store(st v1.PodStatus, by string) bool {
 	final := by == "TerminatePod"
 	m := &s.out.Memory
-	st = storeStatus(s.pod, m.Status, st, s.now())
+	st, err := storeStatus(s.pod, m.Status, st, s.now(), s.in.Kubelet.Features)
+	if err != nil {
+		s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: status update aborted: %v", by, err))
+		return false
+	}
 	if m.Status != nil && equalStatus(*m.Status, st) && !final {
-		return
+		return true
 	}
 	m.Status = &st
 	m.Version++
 	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: st, By: by})
+	return true
 }
 
 // storeStatus applies what the status manager's updateStatusInternal does
-// to a status before storing it: the start time, kept once set, condition
-// transition times, and times cut to whole seconds.
+// to a status before storing it: first the check that no container leaves
+// a terminated state it must stay in (podstatus.CheckTransition; on an
+// error the status is not stored and the cache keeps prev), then the start
+// time, kept once set, condition transition times, and times cut to whole
+// seconds.
 //
 // It changes st's nested values in place: callers pass a status they own
 // (a fresh one). A stored status is never changed afterwards, so stored
 // statuses, Memory.Status and the timeline share them.
-func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time) v1.PodStatus {
+func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time, f features.Set) (v1.PodStatus, error) {
+	old := prev
+	if old == nil {
+		old = &pod.Status
+	}
+	if err := podstatus.CheckTransition(&pod.Spec, old, &st, f); err != nil {
+		return v1.PodStatus{}, err
+	}
 	switch {
 	case prev != nil && prev.StartTime != nil:
 		t := *prev.StartTime
@@ -423,7 +442,7 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 		cmp = &pod.Status
 	}
 	st.Conditions = conditions.KeepTransitionTimes(st.Conditions, cmp, now)
-	return normalizeStatus(st)
+	return normalizeStatus(st), nil
 }
 
 // normalizeStatus cuts every time in st to whole seconds, as the status
@@ -463,11 +482,16 @@ func (s *syncer) syncPod() {
 
 	// The status comes first; a terminal phase ends SyncPod.
 	st := s.generate(false)
-	s.store(st, "SyncPod")
+	stored := s.store(st, "SyncPod")
 	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
 		s.out.Result.Terminal = true
 		s.out.Requeue = RequeueNow
-		s.out.Messages = append(s.out.Messages, fmt.Sprintf("pod reached phase %s: terminating", st.Phase))
+		msg := fmt.Sprintf("pod reached phase %s: terminating", st.Phase)
+		if !stored {
+			// SyncPod reads the phase it generated, stored or not.
+			msg = fmt.Sprintf("pod reached phase %s in the status SyncPod generated (not stored): terminating", st.Phase)
+		}
+		s.out.Messages = append(s.out.Messages, msg)
 		return
 	}
 
@@ -680,8 +704,8 @@ func (s *syncer) syncTerminated() {
 	s.store(st, "SyncTerminatedPod")
 	// TerminatePod: the final, forced version.
 	final := terminatePod(s.pod, *m.Status)
-	s.store(final, "TerminatePod")
-	m.Finished = true
+	// A refused TerminatePod leaves podIsFinished unset.
+	m.Finished = s.store(final, "TerminatePod")
 	s.out.Requeue = RequeueNever
 }
 
