@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -334,7 +335,7 @@ func explain(in explainInput) *explanation {
 	x.KubectlStatus = kubectlstatus.Compute(shown)
 
 	// Restart outlook per container.
-	for _, name := range containerNames(pod) {
+	for _, name := range keycheck.ContainerNames(pod) {
 		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel, oc))
 	}
 	x.BackOff = backOff{Initial: cfg.Initial.String(), Max: cfg.Max.String()}

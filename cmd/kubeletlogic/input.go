@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/apidefaults"
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
 	"github.com/kubeletlogic/kubeletlogic/manifest"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -254,7 +254,7 @@ func badQuantity(text string) (string, string) {
 	walk = func(v any, path string, inResources bool) (string, string) {
 		switch x := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range keycheck.Sorted(x) {
 				sub := path + "." + k
 				quant := k == "limits" || k == "requests" || k == "overhead" || k == "sizeLimit"
 				if k == "sizeLimit" {
@@ -367,7 +367,7 @@ func readRuntime(data []byte, file string, pod *v1.Pod) (*runtimestate.Pod, erro
 		line, text := doc.explain(msg)
 		return nil, &inputError{file: file, line: line, msg: text}
 	}
-	names := containerNames(pod)
+	names := keycheck.ContainerNames(pod)
 	doc := document{text: string(data), start: 1}
 	for i, c := range st.Containers {
 		if _, _, ok := restart.KindOf(&pod.Spec, c.Name); !ok {
@@ -421,27 +421,4 @@ func (d document) lineOfListItem(key string, i int) int {
 		}
 	}
 	return d.lineOfKey(key)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func containerNames(pod *v1.Pod) []string {
-	var out []string
-	for _, c := range pod.Spec.InitContainers {
-		out = append(out, c.Name)
-	}
-	for _, c := range pod.Spec.Containers {
-		out = append(out, c.Name)
-	}
-	for _, c := range pod.Spec.EphemeralContainers {
-		out = append(out, c.Name)
-	}
-	return out
 }

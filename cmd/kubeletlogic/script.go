@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
 	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -143,7 +143,7 @@ func readScript(data []byte, file string, pods []loadedPod) (*scriptFile, error)
 		}
 		return strings.Join(ns, ", ")
 	}
-	for _, name := range sortedNames(s.Containers) {
+	for _, name := range keycheck.Sorted(s.Containers) {
 		at := []pathSeg{{key: "containers"}, {key: name}}
 		cs, ok := specs[name]
 		if !ok {
@@ -343,7 +343,7 @@ func checkShape(v any, t reflect.Type, path []pathSeg) ([]pathSeg, string) {
 			fields[name] = f
 			names = append(names, name)
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range keycheck.Sorted(m) {
 			f, ok := fields[k]
 			if !ok {
 				if sg := suggest(k, names); sg != "" {
@@ -360,7 +360,7 @@ func checkShape(v any, t reflect.Type, path []pathSeg) ([]pathSeg, string) {
 		if !ok {
 			return want("a mapping")
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range keycheck.Sorted(m) {
 			if p, msg := checkShape(m[k], t.Elem(), at(pathSeg{key: k})); msg != "" {
 				return p, msg
 			}
@@ -470,15 +470,6 @@ func yamlLine(text string, path []pathSeg) int {
 		}
 	}
 	return found
-}
-
-func sortedNames(m map[string]sim.Behaviour) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // allContainers are the pod's containers of every kind, in spec order.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -35,7 +36,7 @@ func checkScriptMeaning(s *scriptFile, raw any, data []byte, file string) error 
 	fail := func(path []pathSeg, format string, args ...any) error {
 		return &inputError{file: file, line: yamlLine(string(data), path), msg: pathString(path) + ": " + fmt.Sprintf(format, args...)}
 	}
-	for _, name := range sortedNames(s.Containers) {
+	for _, name := range keycheck.Sorted(s.Containers) {
 		for i, r := range s.Containers[name].Runs {
 			run := []pathSeg{{key: "containers"}, {key: name}, {key: "runs"}, {index: i, isIndex: true}}
 			at := func(more ...pathSeg) []pathSeg { return append(append([]pathSeg{}, run...), more...) }
@@ -117,7 +118,7 @@ func bareNumbers(v any, t reflect.Type, path []pathSeg) []bareNumber {
 		}
 	case reflect.Map:
 		m, _ := v.(map[string]any)
-		for _, k := range sortedKeys(m) {
+		for _, k := range keycheck.Sorted(m) {
 			out = append(out, bareNumbers(m[k], t.Elem(), at(pathSeg{key: k}))...)
 		}
 	case reflect.Slice:
