@@ -22,7 +22,7 @@
 //     also carries the kubelet version: features.V1_36 and features.V1_35
 //     model kubelet v1.36.3 and v1.35.4 (docs/versions.md lists what
 //     differs and where);
-//   - probe results: one map[string]probe.Results keyed by container
+//   - probe results: one map[string]vocab.ProbeResults keyed by container
 //     instance ID, for podactions and podstatus alike (Options.Validate
 //     reports a key that is a container name, or no instance's ID);
 //   - time: always an argument (Options.Now, a now parameter); nothing

@@ -22,7 +22,7 @@ type aliasInput struct {
 }
 
 func drawAliasInput(t *rapid.T) aliasInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(t, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 	in := aliasInput{pod: c.Pod, st: c.State, opts: apistatus.Options{
 		Features: c.Features, Previous: c.Previous, StartFailures: map[string]apistatus.StartFailure{},
 		RecursiveReadOnlySupported: rapid.Bool().Draw(t, "rro"),

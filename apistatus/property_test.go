@@ -20,7 +20,7 @@ import (
 // the previous status; and the answer is the same twice.
 func TestProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(rt, "case")
+		c := podgen.StatusCases(podgen.CaseOptions{}).Draw(rt, "case")
 		fails := map[string]StartFailure{}
 		for n, f := range c.StartFailures {
 			fails[n] = StartFailure(f)

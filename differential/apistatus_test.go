@@ -27,7 +27,7 @@ var quantityEqual = cmp.Comparer(func(a, b resource.Quantity) bool {
 
 func TestDifferentialApistatus(t *testing.T) {
 	check(t, apistatusCases, []string{"convertToAPIContainerStatuses"}, func(rt *rapid.T, f features.Set) {
-		c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
+		c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
 		ours := map[string]apistatus.StartFailure{}
 		theirs := map[string]kubelet.KLApistatusStartFailure{}
 		for n, sf := range c.StartFailures {

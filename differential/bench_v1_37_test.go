@@ -31,6 +31,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // benchCases is how many inputs each row draws (once, fixed seeds, at the
@@ -311,7 +312,7 @@ func benchApistatus(b *testing.B) (func(int) int, func(int) int) {
 	}
 	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
-		return tc{c: podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")}
+		return tc{c: podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")}
 	})
 	for i := range cs {
 		c := &cs[i]
@@ -513,11 +514,11 @@ func benchContainerGrace(b *testing.B) (func(int) int, func(int) int) {
 	type tc struct {
 		pod    *v1.Pod
 		c      *v1.Container
-		reason termination.KillReason
+		reason vocab.KillReason
 	}
 	f := defaultGates()
-	reasons := []termination.KillReason{termination.ReasonStartupProbe, termination.ReasonLivenessProbe,
-		termination.ReasonFailedPostStartHook, termination.ReasonUnknown}
+	reasons := []vocab.KillReason{vocab.ReasonStartupProbe, vocab.ReasonLivenessProbe,
+		vocab.ReasonFailedPostStartHook, vocab.ReasonUnknown}
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		if rapid.Bool().Draw(t, "redraw deletion grace") {
@@ -626,7 +627,7 @@ func BenchmarkAnswerCopy(b *testing.B) {
 	})
 	b.Run("convertToAPIContainerStatuses", func(b *testing.B) {
 		cs := drawBench(benchCases, func(t *rapid.T) podgen.StatusCase {
-			return podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
+			return podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 		})
 		answers := make([]apistatus.Statuses, len(cs))
 		for i, c := range cs {

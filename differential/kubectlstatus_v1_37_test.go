@@ -49,7 +49,7 @@ func kubectlPod(t *rapid.T, f features.Set) *v1.Pod {
 	if rapid.Bool().Draw(t, "arbitrary status") {
 		return podgen.PodWithStatus(podgen.PodOptions{}).Draw(t, "pod")
 	}
-	c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 	fails := map[string]apistatus.StartFailure{}
 	for n, sf := range c.StartFailures {
 		fails[n] = apistatus.StartFailure(sf)

@@ -21,6 +21,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Cases per run, each under its own random gate set.
@@ -42,7 +43,7 @@ var (
 )
 
 func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
 	pod := c.Pod
 	// What statusPod adds to a pod: static pods, readiness gates, a
 	// deadline, a generation; plus host networking, and an API status next
@@ -90,9 +91,9 @@ func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
 	for n, sf := range c.StartFailures {
 		o.StartFailures[n] = apistatus.StartFailure(sf)
 	}
-	o.Probes = map[string]podstatus.Probes{}
+	o.Probes = map[string]vocab.ProbeResults{}
 	for id, p := range podgen.ProbeResults(pod, c.State).Draw(rt, "probe results") {
-		o.Probes[id] = podstatus.Probes{Readiness: podstatus.ProbeResult(p.Readiness), Startup: podstatus.ProbeResult(p.Startup)}
+		o.Probes[id] = vocab.ProbeResults{Readiness: vocab.ProbeResult(p.Readiness), Startup: vocab.ProbeResult(p.Startup)}
 	}
 	// Probe workers: those AddPod creates (Options.ProbeWorkers nil), or
 	// any set.

@@ -42,7 +42,7 @@
 // resized, and which memory-backed emptyDir volumes to grow or shrink.
 //
 //	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
-//		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
+//		Probes: map[string]vocab.ProbeResults{"c-123": {Liveness: vocab.ProbeFailure}},
 //	})
 //	fmt.Println(acts)
 //	// start containers: app (#0)

@@ -34,9 +34,6 @@ type StatusCase struct {
 	Features      features.Set
 }
 
-// StatusCaseOptions shape StatusCases; they are the options of Cases.
-type StatusCaseOptions = CaseOptions
-
 // StatusCases returns a generator of StatusCase values: gates, a pod from
 // Pod whose containers mount its volumes now and then (read-only, with
 // each recursiveReadOnly mode) and now and then have cpu requests and
@@ -45,7 +42,7 @@ type StatusCaseOptions = CaseOptions
 // status from PreviousStatus (in the status cache about half the time,
 // otherwise in Pod.Status with Previous nil), and reason-cache entries from
 // StartFailures.
-func StatusCases(opts StatusCaseOptions) *rapid.Generator[StatusCase] {
+func StatusCases(opts CaseOptions) *rapid.Generator[StatusCase] {
 	return rapid.Custom(func(t *rapid.T) StatusCase {
 		var c StatusCase
 		c.Features = opts.drawGates(t)

@@ -17,6 +17,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 type aliasInput struct {
@@ -27,7 +28,7 @@ type aliasInput struct {
 
 // drawAliasInput draws every input Compute reads, each option set.
 func drawAliasInput(t *rapid.T) aliasInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(t, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 	c.Pod.Spec.ReadinessGates = podgen.ReadinessGates().Draw(t, "readiness gates")
 	c.Pod.Spec.HostNetwork = rapid.Bool().Draw(t, "host network")
 	c.Pod.Generation = int64(rapid.IntRange(0, 3).Draw(t, "generation"))
@@ -37,7 +38,7 @@ func drawAliasInput(t *rapid.T) aliasInput {
 		PodIsTerminal: rapid.Bool().Draw(t, "terminal"),
 		Now:           podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "now")) * time.Second),
 		StartFailures: map[string]apistatus.StartFailure{},
-		Probes:        map[string]podstatus.Probes{},
+		Probes:        map[string]vocab.ProbeResults{},
 		ProberStart:   podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "prober start")) * time.Second),
 		NodeIPs:       rapid.SampledFrom([][]string{nil, {"10.0.0.1"}, {"fd00::1"}}).Draw(t, "node IPs"),
 		HostIPs:       rapid.SampledFrom([][]string{nil, {"192.168.0.1"}, {"192.168.0.1", "fd00::10"}}).Draw(t, "host IPs"),
@@ -48,7 +49,7 @@ func drawAliasInput(t *rapid.T) aliasInput {
 		in.opts.StartFailures[n] = apistatus.StartFailure(f)
 	}
 	for id, p := range podgen.ProbeResults(c.Pod, c.State).Draw(t, "probes") {
-		in.opts.Probes[id] = podstatus.Probes{Readiness: p.Readiness, Startup: p.Startup}
+		in.opts.Probes[id] = vocab.ProbeResults{Readiness: p.Readiness, Startup: p.Startup}
 	}
 	if rapid.Bool().Draw(t, "explicit workers") {
 		in.opts.ProbeWorkers = map[string]podstatus.ProbeWorkers{}

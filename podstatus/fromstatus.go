@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // StatusView is the node's side of a pod as far as its API status (what
@@ -36,7 +37,7 @@ type StatusView struct {
 	// started yet has no startup result (not Failure: podactions would kill
 	// it), and no liveness result is ever implied. Pass it as
 	// podactions.Options.Probes and Options.Probes.
-	Probes map[string]Probes
+	Probes map[string]vocab.ProbeResults
 	// StartFailures are the reason cache's entries the status shows: the
 	// reason and message of each container waiting for a reason other than
 	// ContainerCreating or PodInitializing (CrashLoopBackOff,
@@ -167,9 +168,9 @@ func RuntimeFromStatus(pod *v1.Pod) StatusView {
 				add(runtimestate.Container{ID: id, Name: cs.Name, State: runtimestate.Running,
 					RestartCount: int(cs.RestartCount), Image: cs.Image, ImageRef: cs.ImageID,
 					CreatedAt: cs.State.Running.StartedAt.Time, StartedAt: cs.State.Running.StartedAt.Time})
-				if p := impliedProbes(pod, cs); p != (Probes{}) {
+				if p := impliedProbes(pod, cs); p != (vocab.ProbeResults{}) {
 					if v.Probes == nil {
-						v.Probes = map[string]Probes{}
+						v.Probes = map[string]vocab.ProbeResults{}
 					}
 					v.Probes[id] = p
 				}
@@ -276,20 +277,20 @@ func synthetic(t *v1.ContainerStateTerminated) bool {
 
 // impliedProbes returns the readiness and startup results that a running
 // container's ready and started flags imply.
-func impliedProbes(pod *v1.Pod, cs *v1.ContainerStatus) Probes {
+func impliedProbes(pod *v1.Pod, cs *v1.ContainerStatus) vocab.ProbeResults {
 	c := specOf(pod, cs.Name)
 	if c == nil {
-		return Probes{}
+		return vocab.ProbeResults{}
 	}
-	var p Probes
+	var p vocab.ProbeResults
 	if c.ReadinessProbe != nil {
-		p.Readiness = podactions.Failure
+		p.Readiness = vocab.ProbeFailure
 		if cs.Ready {
-			p.Readiness = podactions.Success
+			p.Readiness = vocab.ProbeSuccess
 		}
 	}
 	if c.StartupProbe != nil && cs.Started != nil && *cs.Started {
-		p.Startup = podactions.Success
+		p.Startup = vocab.ProbeSuccess
 	}
 	return p
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // settle is how long an observation (status and runtime view together) must
@@ -25,11 +26,11 @@ const settle = 1500 * time.Millisecond
 
 // statusProbes returns the readiness and startup results the kubelet held at
 // t, from its log (probeTimeline), never from the status under test.
-func statusProbes(evs []probeEvent, t time.Time) map[string]podstatus.Probes {
-	out := map[string]podstatus.Probes{}
+func statusProbes(evs []probeEvent, t time.Time) map[string]vocab.ProbeResults {
+	out := map[string]vocab.ProbeResults{}
 	for id, res := range probesAt(evs, t) {
-		p := podstatus.Probes{Readiness: res["readiness"], Startup: res["startup"]}
-		if p != (podstatus.Probes{}) {
+		p := vocab.ProbeResults{Readiness: res["readiness"], Startup: res["startup"]}
+		if p != (vocab.ProbeResults{}) {
 			out[id] = p
 		}
 	}

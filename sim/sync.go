@@ -17,10 +17,10 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Memory is what the kubelet remembers about one pod between syncs, outside
@@ -37,7 +37,7 @@ type Memory struct {
 	// container name.
 	StartFailures map[string]apistatus.StartFailure `json:"startFailures,omitempty"`
 	// Probes are the probe results by container instance ID.
-	Probes map[string]probe.Results `json:"probes,omitempty"`
+	Probes map[string]vocab.ProbeResults `json:"probes,omitempty"`
 	// Status is the status manager's cached status (nil: none yet);
 	// Version counts the versions it stored.
 	Status  *v1.PodStatus `json:"status,omitempty"`
@@ -74,7 +74,7 @@ func (m Memory) clone() Memory {
 	for k, v := range m.StartFailures {
 		out.StartFailures[k] = v
 	}
-	out.Probes = make(map[string]probe.Results, len(m.Probes))
+	out.Probes = make(map[string]vocab.ProbeResults, len(m.Probes))
 	for k, v := range m.Probes {
 		out.Probes[k] = v
 	}
@@ -687,7 +687,7 @@ func (s *syncer) syncTerminating() {
 	s.applyKill(t)
 	// Liveness and startup results go with their workers.
 	for id, r := range m.Probes {
-		r.Liveness, r.Startup = probe.NoResult, probe.NoResult
+		r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
 		m.Probes[id] = r
 	}
 	// The kubelet re-reads the runtime: every container has stopped now.

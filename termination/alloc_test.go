@@ -7,6 +7,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Allocation budgets (issue 13): canBeDeleted and the grace arithmetic
@@ -37,7 +38,7 @@ func TestAllocationBudgets(t *testing.T) {
 			}},
 			{"ContainerGracePeriod, StopTimeout, EffectiveGracePeriod, EvictionGracePeriod, HasSidecars", 0, func() {
 				for j := range pod.Spec.Containers {
-					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], termination.ReasonLivenessProbe, f)
+					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], vocab.ReasonLivenessProbe, f)
 					termination.StopTimeout(g, nil, true, 3*time.Second, true, 5*time.Second, f)
 					termination.StopTimeout(g, &grace, false, 0, false, 0, f)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // fuzzInput is everything the exported functions read, decoded from
@@ -20,7 +21,7 @@ type fuzzInput struct {
 	Override  *int64                   `json:"override"`
 	PreStop   map[string]time.Duration `json:"preStop"`
 	ExitAfter map[string]time.Duration `json:"exitAfter"`
-	Reason    KillReason               `json:"reason"`
+	Reason    vocab.KillReason         `json:"reason"`
 	Previous  int64                    `json:"previous"`
 	Running   []string                 `json:"running"`
 	Worker    *WorkerState             `json:"worker"`

@@ -6,21 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
-	"github.com/kubeletlogic/kubeletlogic/podactions"
-)
-
-// KillReason is why the kubelet kills a container: podactions.KillReason,
-// the type computePodActions gives.
-type KillReason = podactions.KillReason
-
-// The kill reasons of kubelet v1.37.2 (see podactions).
-const (
-	ReasonNone                 = podactions.ReasonNone
-	ReasonStartupProbe         = podactions.ReasonStartupProbe
-	ReasonLivenessProbe        = podactions.ReasonLivenessProbe
-	ReasonFailedPostStartHook  = podactions.ReasonFailedPostStartHook
-	ReasonRestartAllContainers = podactions.ReasonRestartAllContainers
-	ReasonUnknown              = podactions.ReasonUnknown
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // MinimumGracePeriodSeconds is the least time the kubelet ever gives a
@@ -44,7 +30,7 @@ const MinimumGracePeriodSeconds int64 = 2
 //
 // A nil pod reads as a pod with neither value set (2 s). A nil c reads as a
 // container without probes. No gate changes the answer.
-func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason KillReason, f features.Set) int64 {
+func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason vocab.KillReason, f features.Set) int64 {
 	_ = f
 	if pod == nil {
 		return MinimumGracePeriodSeconds
@@ -59,9 +45,9 @@ func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason KillReason, f fea
 	if c != nil {
 		var probe *v1.Probe
 		switch reason {
-		case ReasonStartupProbe:
+		case vocab.ReasonStartupProbe:
 			probe = c.StartupProbe
-		case ReasonLivenessProbe:
+		case vocab.ReasonLivenessProbe:
 			probe = c.LivenessProbe
 		}
 		if probe != nil && probe.TerminationGracePeriodSeconds != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Options are the inputs of Plan that are not in the pod or the runtime
@@ -228,7 +229,7 @@ func (p *planner) kill(k int) ContainerStop {
 		p.out[k] = cs
 		return cs
 	}
-	grace := ContainerGracePeriod(p.pod, spec, ReasonUnknown, p.opts.Features)
+	grace := ContainerGracePeriod(p.pod, spec, vocab.ReasonUnknown, p.opts.Features)
 	hasPreStop := spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil
 	preStop, listed := p.opts.PreStop[inst.Name]
 	if hasPreStop && !listed && spec.Lifecycle.PreStop.Sleep != nil {

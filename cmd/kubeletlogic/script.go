@@ -13,8 +13,8 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // scriptFile is what --script reads (YAML or JSON): what the containers'
@@ -161,7 +161,7 @@ func readScript(data []byte, file string, pods []loadedPod) (*scriptFile, error)
 			}{{"liveness", r.Liveness}, {"readiness", r.Readiness}, {"startup", r.Startup}} {
 				for j, st := range pr.steps {
 					step := append(append([]pathSeg{}, run...), pathSeg{key: pr.field}, pathSeg{index: j, isIndex: true})
-					if st.Result != probe.Success && st.Result != probe.Failure {
+					if st.Result != vocab.ProbeSuccess && st.Result != vocab.ProbeFailure {
 						return nil, fail(append(step, pathSeg{key: "result"}), "%q: want Success or Failure", st.Result)
 					}
 					if st.At < 0 {
@@ -293,7 +293,7 @@ func pathString(p []pathSeg) string {
 var (
 	durationType = reflect.TypeOf(sim.Duration(0))
 	scriptPkg    = reflect.TypeOf(scriptFile{}).PkgPath()
-	probePkg     = reflect.TypeOf(probe.Result("")).PkgPath()
+	probePkg     = reflect.TypeOf(vocab.ProbeResult("")).PkgPath()
 )
 
 // checkShape walks a decoded JSON value against the Go type it is to be
@@ -520,7 +520,7 @@ func describeRun(r sim.Run) string {
 		var ss []string
 		for _, s := range p.steps {
 			verb := "fails"
-			if s.Result == probe.Success {
+			if s.Result == vocab.ProbeSuccess {
 				verb = "succeeds"
 			}
 			ss = append(ss, fmt.Sprintf("%s from %s", verb, time.Duration(s.At)))
