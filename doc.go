@@ -50,7 +50,7 @@
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
 //	  container?
-//	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
+//	May the kubelet delete the API object now?             termination.CanBeDeleted
 //	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
 //	Would the API server accept this pod?                  validation.Pod
 //	Random pods and states for my own property tests?      podgen

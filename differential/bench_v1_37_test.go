@@ -579,7 +579,6 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 		pod      *v1.Pod
 		finished bool
 	}
-	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{"", v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown}).Draw(t, "phase")
@@ -589,13 +588,13 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 		return tc{pod: pod, finished: rapid.Bool().Draw(t, "finished")}
 	})
 	for i, c := range cs {
-		if got, want := termination.CanBeDeleted(c.pod, c.finished, f), status.KLBenchCanBeDeleted(c.pod, c.finished); got != want {
+		if got, want := termination.CanBeDeleted(c.pod, nil, &termination.WorkerState{Finished: c.finished}).Delete, status.KLBenchCanBeDeleted(c.pod, c.finished); got != want {
 			b.Fatalf("case %d: %v, kubelet %v", i, got, want)
 		}
 	}
 	return func(i int) int {
 			c := &cs[i%len(cs)]
-			return b2i(termination.CanBeDeleted(c.pod, c.finished, f))
+			return b2i(termination.CanBeDeleted(c.pod, nil, &termination.WorkerState{Finished: c.finished}).Delete)
 		}, func(i int) int {
 			c := &cs[i%len(cs)]
 			return b2i(status.KLBenchCanBeDeleted(c.pod, c.finished))

@@ -71,7 +71,7 @@ func TestDifferentialTerminationGrace(t *testing.T) {
 			pod.Annotations = map[string]string{termination.MirrorPodAnnotation: ""}
 		}
 		finished := rapid.Bool().Draw(rt, "finished")
-		if got, want := termination.CanBeDeleted(pod, finished, f), status.KLTerminationCanBeDeleted(pod, finished); got != want {
+		if got, want := termination.CanBeDeleted(pod, nil, &termination.WorkerState{Finished: finished}).Delete, status.KLTerminationCanBeDeleted(pod, finished); got != want {
 			rt.Fatalf("CanBeDeleted(phase %q, finished %v) = %v, kubelet %v", pod.Status.Phase, finished, got, want)
 		}
 		compared(rt, "CanBeDeleted")

@@ -1294,7 +1294,7 @@ func (p *podSim) maybeDelete() {
 	}
 	view := p.pod.DeepCopy()
 	view.Status = *p.api.DeepCopy()
-	if !termination.CanBeDeleted(view, p.mem.Finished, p.n.cfg.Kubelet.Features) {
+	if !termination.CanBeDeleted(view, nil, &termination.WorkerState{Finished: p.mem.Finished}).Delete {
 		return
 	}
 	if p.finalizers {

@@ -27,14 +27,16 @@ func TestAllocationBudgets(t *testing.T) {
 		for _, in := range c.State.Containers {
 			running = append(running, in.Name)
 		}
+		finished, notFinished := &termination.WorkerState{Finished: true}, &termination.WorkerState{TerminatingAt: podgen.Epoch}
 		for _, b := range []struct {
 			name string
 			max  float64
 			run  func()
 		}{
 			{"CanBeDeleted", 0, func() {
-				termination.CanBeDeleted(pod, true, f)
-				termination.CanBeDeleted(pod, false, f)
+				termination.CanBeDeleted(pod, c.State, finished)
+				termination.CanBeDeleted(pod, c.State, notFinished)
+				termination.CanBeDeleted(pod, nil, nil)
 			}},
 			{"ContainerGracePeriod, StopTimeout, EffectiveGracePeriod, EvictionGracePeriod, HasSidecars", 0, func() {
 				for j := range pod.Spec.Containers {

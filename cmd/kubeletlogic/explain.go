@@ -396,7 +396,7 @@ func deletion(pod *v1.Pod, st *runtimestate.Pod, steady bool, f features.Set) de
 		r.Then = append(r.Then, fmt.Sprintf("finalizers %s keep the object in the API, terminal phase and all, until their controllers remove them: the kubelet's part is done", strings.Join(pod.Finalizers, ", ")))
 	}
 	if pod.DeletionTimestamp != nil {
-		d := termination.MayDelete(pod, st, nil)
+		d := termination.CanBeDeleted(pod, st, nil)
 		r.MayDeleteNow = &mayDeleteNow{Delete: d.Delete, Why: d.String()}
 	}
 	return r
