@@ -274,7 +274,7 @@ func (r *replayer) sync() {
 		spec := f.specIn(pod, kl.Name)
 		if spec != nil && (spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil) && c.Timeout != nil {
 			grace := termination.ContainerGracePeriod(pod, spec, vocab.KillReason(kl.Reason), r.gates)
-			want := termination.StopTimeout(grace, nil, false, 0, false, 0, r.gates).Timeout
+			want := termination.StopTimeout(grace, termination.StopOptions{Features: r.gates}).Timeout
 			if *c.Timeout != want {
 				bad("StopContainer %s timeout %d s, termination gives %d s for reason %q", kl.Name, *c.Timeout, want, kl.Reason)
 			}

@@ -857,7 +857,7 @@ func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, ove
 	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
 		preStop = hookDuration(c, run)
 	}
-	st := termination.StopTimeout(grace, override, hasPreStop, preStop, false, 0, s.in.Kubelet.Features)
+	st := termination.StopTimeout(grace, termination.StopOptions{Features: s.in.Kubelet.Features, GracePeriodOverride: override, HasPreStop: hasPreStop, PreStop: preStop})
 	hookAt := s.clock
 	if st.PreStopRan {
 		s.clock += st.PreStopElapsed

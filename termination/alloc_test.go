@@ -41,8 +41,8 @@ func TestAllocationBudgets(t *testing.T) {
 			{"ContainerGracePeriod, StopTimeout, EffectiveGracePeriod, EvictionGracePeriod, HasSidecars", 0, func() {
 				for j := range pod.Spec.Containers {
 					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], vocab.ReasonLivenessProbe, f)
-					termination.StopTimeout(g, nil, true, 3*time.Second, true, 5*time.Second, f)
-					termination.StopTimeout(g, &grace, false, 0, false, 0, f)
+					termination.StopTimeout(g, termination.StopOptions{Features: f, HasPreStop: true, PreStop: 3 * time.Second, Ordered: true, TurnAfter: 5 * time.Second})
+					termination.StopTimeout(g, termination.StopOptions{Features: f, GracePeriodOverride: &grace})
 				}
 				termination.EffectiveGracePeriod(0, pod, nil, f)
 				termination.EffectiveGracePeriod(30, pod, &grace, f)

@@ -49,7 +49,7 @@ func FuzzTermination(f *testing.F) {
 			c = &in.Pod.Spec.Containers[0]
 		}
 		ContainerGracePeriod(in.Pod, c, in.Reason, fs)
-		StopTimeout(in.Previous, in.Override, in.Flag, in.Turn, in.Flag, in.Turn, fs)
+		StopTimeout(in.Previous, StopOptions{Features: fs, GracePeriodOverride: in.Override, HasPreStop: in.Flag, PreStop: in.Turn, Ordered: in.Flag, TurnAfter: in.Turn})
 		EffectiveGracePeriod(in.Previous, in.Pod, in.Override, fs)
 		EvictionGracePeriod(in.Pod, in.Flag, in.Previous, fs)
 		_ = CanBeDeleted(in.Pod, in.State, &WorkerState{Finished: in.Flag}).String()

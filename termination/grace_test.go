@@ -94,7 +94,7 @@ func TestStopTimeout(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := StopTimeout(tc.grace, tc.override, tc.hasPreStop, tc.preStop, tc.ordered, tc.turn, f); got != tc.want {
+			if got := StopTimeout(tc.grace, StopOptions{Features: f, GracePeriodOverride: tc.override, HasPreStop: tc.hasPreStop, PreStop: tc.preStop, Ordered: tc.ordered, TurnAfter: tc.turn}); got != tc.want {
 				t.Errorf("StopTimeout =\n %+v\nwant\n %+v", got, tc.want)
 			}
 		})

@@ -238,7 +238,7 @@ func (p *planner) kill(k int) ContainerStop {
 
 	// The preStop hook does not depend on the ordering: compute it first
 	// to know when the wait starts.
-	pre := StopTimeout(grace, p.opts.GracePeriodOverride, hasPreStop, preStop, false, 0, p.opts.Features)
+	pre := StopTimeout(grace, StopOptions{Features: p.opts.Features, GracePeriodOverride: p.opts.GracePeriodOverride, HasPreStop: hasPreStop, PreStop: preStop})
 	turn := time.Duration(0)
 	if p.ord != nil {
 		cs.WaitsFor = p.ord.WaitNames(inst.Name)
@@ -258,7 +258,7 @@ func (p *planner) kill(k int) ContainerStop {
 			turn = last - pre.PreStopElapsed
 		}
 	}
-	cs.Stop = StopTimeout(grace, p.opts.GracePeriodOverride, hasPreStop, preStop, p.ord != nil, turn, p.opts.Features)
+	cs.Stop = StopTimeout(grace, StopOptions{Features: p.opts.Features, GracePeriodOverride: p.opts.GracePeriodOverride, HasPreStop: hasPreStop, PreStop: preStop, Ordered: p.ord != nil, TurnAfter: turn})
 	cs.PreStopEnd = cs.Stop.PreStopElapsed
 	cs.WaitEnd = cs.PreStopEnd + cs.Stop.WaitElapsed
 	if !cs.Stop.Waited {
