@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 var (
@@ -98,7 +99,7 @@ func TestCompute(t *testing.T) {
 	raPod.Spec.Containers[1].RestartPolicy = ptr(v1.ContainerRestartPolicyAlways)
 	raPod.Spec.Containers[1].RestartPolicyRules = []v1.ContainerRestartRule{{Action: v1.ContainerRestartRuleActionRestartAllContainers,
 		ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}}
-	crash := map[string]StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=app pod=web_default(uid-1)"}}
+	crash := map[string]vocab.StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=app pod=web_default(uid-1)"}}
 
 	tests := []struct {
 		name    string
@@ -272,7 +273,7 @@ func TestCompute(t *testing.T) {
 		name: "init container that succeeded ignores its reason cache entry",
 		pod:  initPod,
 		st:   rstate(exited("c1", "init", 10, 0, "Completed", 0)),
-		opts: Options{Features: defaults, StartFailures: map[string]StartFailure{"init": {Reason: "CrashLoopBackOff"}, "side": {Reason: "ImagePullBackOff", Message: "pulling"}}},
+		opts: Options{Features: defaults, StartFailures: map[string]vocab.StartFailure{"init": {Reason: "CrashLoopBackOff"}, "side": {Reason: "ImagePullBackOff", Message: "pulling"}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", State: waiting(PodInitializing)}},
 		initW: []v1.ContainerStatus{
 			{Name: "init", Image: "img:init", ContainerID: "containerd://c1", State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 0, "Completed")}},

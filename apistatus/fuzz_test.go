@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // FuzzCompute feeds arbitrary pods, runtime states, previous statuses and
@@ -20,11 +21,11 @@ func FuzzCompute(f *testing.F) {
 	f.Add([]byte(`{}`), uint8(255))
 	f.Fuzz(func(t *testing.T, data []byte, gates uint8) {
 		var in struct {
-			Pod      *v1.Pod                 `json:"pod"`
-			State    *runtimestate.Pod       `json:"state"`
-			Prev     *v1.PodStatus           `json:"prev"`
-			Failures map[string]StartFailure `json:"failures"`
-			RRO      bool                    `json:"rro"`
+			Pod      *v1.Pod                       `json:"pod"`
+			State    *runtimestate.Pod             `json:"state"`
+			Prev     *v1.PodStatus                 `json:"prev"`
+			Failures map[string]vocab.StartFailure `json:"failures"`
+			RRO      bool                          `json:"rro"`
 		}
 		if json.Unmarshal(data, &in) != nil {
 			return

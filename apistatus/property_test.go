@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestProperties checks, on random pods, runtime states and previous
@@ -21,9 +22,9 @@ import (
 func TestProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := podgen.StatusCases(podgen.CaseOptions{}).Draw(rt, "case")
-		fails := map[string]StartFailure{}
+		fails := map[string]vocab.StartFailure{}
 		for n, f := range c.StartFailures {
-			fails[n] = StartFailure(f)
+			fails[n] = f
 		}
 		opts := Options{Features: c.Features, Previous: c.Previous, StartFailures: fails}
 		before, _ := json.Marshal(c)

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // apistatusCases: cases per run, each under its own random gate set.
@@ -28,10 +29,10 @@ var quantityEqual = cmp.Comparer(func(a, b resource.Quantity) bool {
 func TestDifferentialApistatus(t *testing.T) {
 	check(t, apistatusCases, []string{"convertToAPIContainerStatuses"}, func(rt *rapid.T, f features.Set) {
 		c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
-		ours := map[string]apistatus.StartFailure{}
+		ours := map[string]vocab.StartFailure{}
 		theirs := map[string]kubelet.KLApistatusStartFailure{}
 		for n, sf := range c.StartFailures {
-			ours[n] = apistatus.StartFailure(sf)
+			ours[n] = sf
 			theirs[n] = kubelet.KLApistatusStartFailure(sf)
 		}
 		old := c.Pod.Status

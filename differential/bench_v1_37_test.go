@@ -316,10 +316,10 @@ func benchApistatus(b *testing.B) (func(int) int, func(int) int) {
 	})
 	for i := range cs {
 		c := &cs[i]
-		ours := map[string]apistatus.StartFailure{}
+		ours := map[string]vocab.StartFailure{}
 		theirs := map[string]kubelet.KLApistatusStartFailure{}
 		for n, sf := range c.c.StartFailures {
-			ours[n] = apistatus.StartFailure(sf)
+			ours[n] = sf
 			theirs[n] = kubelet.KLApistatusStartFailure(sf)
 		}
 		c.opts = apistatus.Options{Features: f, Previous: c.c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType}
@@ -630,9 +630,9 @@ func BenchmarkAnswerCopy(b *testing.B) {
 		})
 		answers := make([]apistatus.Statuses, len(cs))
 		for i, c := range cs {
-			sf := map[string]apistatus.StartFailure{}
+			sf := map[string]vocab.StartFailure{}
 			for n, s := range c.StartFailures {
-				sf[n] = apistatus.StartFailure(s)
+				sf[n] = s
 			}
 			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
 		}

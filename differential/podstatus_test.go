@@ -15,7 +15,6 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
@@ -87,9 +86,9 @@ func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
 	o.Now = drawNow(rt)
 	o.RuntimeType = kubeletconv.RuntimeType
 	o.ResizeConditions = in.resize
-	o.StartFailures = map[string]apistatus.StartFailure{}
+	o.StartFailures = map[string]vocab.StartFailure{}
 	for n, sf := range c.StartFailures {
-		o.StartFailures[n] = apistatus.StartFailure(sf)
+		o.StartFailures[n] = sf
 	}
 	o.Probes = map[string]vocab.ProbeResults{}
 	for id, p := range podgen.ProbeResults(pod, c.State).Draw(rt, "probe results") {

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/internal/aliastest"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
@@ -37,7 +36,7 @@ func drawAliasInput(t *rapid.T) aliasInput {
 		Cached:        c.Previous,
 		PodIsTerminal: rapid.Bool().Draw(t, "terminal"),
 		Now:           podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "now")) * time.Second),
-		StartFailures: map[string]apistatus.StartFailure{},
+		StartFailures: map[string]vocab.StartFailure{},
 		Probes:        map[string]vocab.ProbeResults{},
 		ProberStart:   podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "prober start")) * time.Second),
 		NodeIPs:       rapid.SampledFrom([][]string{nil, {"10.0.0.1"}, {"fd00::1"}}).Draw(t, "node IPs"),
@@ -46,7 +45,7 @@ func drawAliasInput(t *rapid.T) aliasInput {
 			LastTransitionTime: metav1.NewTime(podgen.Epoch)}},
 	}}
 	for n, f := range c.StartFailures {
-		in.opts.StartFailures[n] = apistatus.StartFailure(f)
+		in.opts.StartFailures[n] = f
 	}
 	for id, p := range podgen.ProbeResults(c.Pod, c.State).Draw(t, "probes") {
 		in.opts.Probes[id] = vocab.ProbeResults{Readiness: p.Readiness, Startup: p.Startup}

@@ -44,7 +44,7 @@ type StatusView struct {
 	// ImagePullBackOff, ...): Options.StartFailures. They hold as long as
 	// the status does; to decide whether a back-off has run out since, use
 	// restart.BackOffConfig.EntryFromStatus and Decide.
-	StartFailures map[string]apistatus.StartFailure
+	StartFailures map[string]vocab.StartFailure
 	// RuntimeType is the scheme of the status's container IDs
 	// ("containerd" when none has one): Options.RuntimeType.
 	RuntimeType string
@@ -157,9 +157,9 @@ func RuntimeFromStatus(pod *v1.Pod) StatusView {
 			}
 			if w := cs.State.Waiting; w != nil && w.Reason != "" && w.Reason != "ContainerCreating" && w.Reason != "PodInitializing" {
 				if v.StartFailures == nil {
-					v.StartFailures = map[string]apistatus.StartFailure{}
+					v.StartFailures = map[string]vocab.StartFailure{}
 				}
-				v.StartFailures[cs.Name] = apistatus.StartFailure{Reason: w.Reason, Message: w.Message}
+				v.StartFailures[cs.Name] = vocab.StartFailure{Reason: w.Reason, Message: w.Message}
 			}
 			switch {
 			case cs.State.Running != nil:

@@ -48,7 +48,7 @@ type Options struct {
 	Now time.Time
 	// StartFailures are the reason cache's entries by container name (see
 	// apistatus.StartFailure).
-	StartFailures map[string]apistatus.StartFailure
+	StartFailures map[string]vocab.StartFailure
 	// RecursiveReadOnlySupported is whether the pod's runtime handler
 	// supports recursive read-only mounts.
 	RecursiveReadOnlySupported bool

@@ -8,7 +8,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -21,7 +20,7 @@ func TestOptionsValidate(t *testing.T) {
 	st := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "c-123", Name: "app", State: runtimestate.Running}}}
 	good := podstatus.Options{
 		Probes:        map[string]vocab.ProbeResults{"c-123": {Readiness: vocab.ProbeSuccess}},
-		StartFailures: map[string]apistatus.StartFailure{"db": {Reason: "CrashLoopBackOff"}},
+		StartFailures: map[string]vocab.StartFailure{"db": {Reason: "CrashLoopBackOff"}},
 		ProbeWorkers:  map[string]podstatus.ProbeWorkers{"app": {Readiness: true}},
 	}
 	if err := good.Validate(pod, st); err != nil {
@@ -38,7 +37,7 @@ func TestOptionsValidate(t *testing.T) {
 			`want the bare instance ID "c-123"`},
 		{"probes: unknown ID", podstatus.Options{Probes: map[string]vocab.ProbeResults{"c-124": {}}},
 			`no container instance in the runtime state has ID "c-124" (did you mean "c-123"?) (its instances: c-123 (app))`},
-		{"start failure misspelt", podstatus.Options{StartFailures: map[string]apistatus.StartFailure{"dbb": {}}},
+		{"start failure misspelt", podstatus.Options{StartFailures: map[string]vocab.StartFailure{"dbb": {}}},
 			`StartFailures["dbb"]: "dbb" is not a container of pod shop/web (did you mean "db"?)`},
 		{"probe worker misspelt", podstatus.Options{ProbeWorkers: map[string]podstatus.ProbeWorkers{"App": {}}},
 			`ProbeWorkers["App"]`},

@@ -11,7 +11,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/vocab"
@@ -265,10 +264,10 @@ func parseSyncErr(l string) (syncErrEntry, bool) {
 // did not see the status under test: the kubelet generates a status at the
 // start of a sync and logs that sync's failure after it, so a failure logged
 // after that poll may postdate the status.
-func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
+func reasonCache(f *fixture, t time.Time) map[string]vocab.StartFailure {
 	type entry struct {
 		at time.Time
-		sf apistatus.StartFailure
+		sf vocab.StartFailure
 	}
 	last := map[string]entry{}
 	day := t.UTC().Format("2006-01-02")
@@ -281,9 +280,9 @@ func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
 		if err != nil || !at.Before(t) {
 			continue
 		}
-		last[m.name] = entry{at, apistatus.StartFailure{Reason: m.reason, Message: m.message}}
+		last[m.name] = entry{at, vocab.StartFailure{Reason: m.reason, Message: m.message}}
 	}
-	out := map[string]apistatus.StartFailure{}
+	out := map[string]vocab.StartFailure{}
 	for name, e := range last {
 		cleared := false
 		for _, c := range f.CRICalls {

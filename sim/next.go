@@ -6,7 +6,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -168,7 +167,7 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]vocab.Pro
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 	m.BackOff = map[string]restart.BackOffEntry{}
-	m.StartFailures = map[string]apistatus.StartFailure{}
+	m.StartFailures = map[string]vocab.StartFailure{}
 	for _, c := range specContainers(pod) {
 		cs := containerStatusOf(status, c.Name)
 		var e restart.BackOffEntry
@@ -184,7 +183,7 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]vocab.Pro
 			m.BackOff[restart.BackOffKey(pod, c)] = e
 		}
 		if cs != nil && cs.State.Waiting != nil && isStartFailure(cs.State.Waiting.Reason) {
-			m.StartFailures[c.Name] = apistatus.StartFailure{Reason: cs.State.Waiting.Reason, Message: cs.State.Waiting.Message}
+			m.StartFailures[c.Name] = vocab.StartFailure{Reason: cs.State.Waiting.Reason, Message: cs.State.Waiting.Message}
 		}
 	}
 	if probes == nil {

@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
@@ -35,7 +34,7 @@ type Memory struct {
 	BackOff map[string]restart.BackOffEntry `json:"backOff,omitempty"`
 	// StartFailures is the reason cache: the last failed start by
 	// container name.
-	StartFailures map[string]apistatus.StartFailure `json:"startFailures,omitempty"`
+	StartFailures map[string]vocab.StartFailure `json:"startFailures,omitempty"`
 	// Probes are the probe results by container instance ID.
 	Probes map[string]vocab.ProbeResults `json:"probes,omitempty"`
 	// Status is the status manager's cached status (nil: none yet);
@@ -70,7 +69,7 @@ func (m Memory) clone() Memory {
 	for k, v := range m.BackOff {
 		out.BackOff[k] = v
 	}
-	out.StartFailures = make(map[string]apistatus.StartFailure, len(m.StartFailures))
+	out.StartFailures = make(map[string]vocab.StartFailure, len(m.StartFailures))
 	for k, v := range m.StartFailures {
 		out.StartFailures[k] = v
 	}
@@ -595,7 +594,7 @@ func (s *syncer) syncPod() {
 		key := restart.BackOffKey(pod, c)
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
-			m.StartFailures[c.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
+			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
 			s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: %s", c.Name, d.Message))
 			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
 				backOffUntil = d.Until

@@ -7,7 +7,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -43,7 +42,7 @@ func TestSyncInputValidate(t *testing.T) {
 			`Containers["c-3"]: no container instance in the runtime state has ID "c-3"`},
 		{"logs misspelt", sim.SyncInput{Logs: map[string]int{"ap": 0}}, `Logs["ap"]`},
 		{"created misspelt", sim.SyncInput{Created: map[string]int{"apq": 0}}, `Created["apq"]`},
-		{"start failures misspelt", sim.SyncInput{Memory: sim.Memory{StartFailures: map[string]apistatus.StartFailure{"App": {}}}}, `Memory.StartFailures["App"]`},
+		{"start failures misspelt", sim.SyncInput{Memory: sim.Memory{StartFailures: map[string]vocab.StartFailure{"App": {}}}}, `Memory.StartFailures["App"]`},
 		{"actuated misspelt", sim.SyncInput{Memory: sim.Memory{Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"pp": {}}}}},
 			`Actuated.Containers["pp"]`},
 	} {

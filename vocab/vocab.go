@@ -1,6 +1,7 @@
 // Package vocab holds the words the kubelet's decisions share, each in one
 // place: probe results (ProbeResult, ProbeResults), kill reasons
-// (KillReason) and the kubelet's fixed sandbox messages (Msg*). It is the
+// (KillReason), the kubelet's fixed sandbox messages (Msg*) and the
+// entries of its reason cache (StartFailure). It is the
 // ground floor of the library: it imports no other package of it, and every
 // package that speaks of these words uses these types and constants as they
 // are (there are no aliases or copies elsewhere).
@@ -70,3 +71,16 @@ const (
 	MsgNetworkNamespaceMode = "network namespace mode changed and sandbox needs to be recreated"
 	MsgNoIPAddress          = "pod sandbox has no IP address"
 )
+
+// StartFailure is one entry of the kubelet's reason cache
+// (pkg/kubelet/reason_cache.go): the error of the last failed attempt to
+// start a container, such as Reason "CrashLoopBackOff" with Message
+// "back-off 10s restarting failed container=app pod=web_default(uid)", or
+// "ErrImagePull", "ImagePullBackOff", "CreateContainerConfigError",
+// "RunContainerError". The kubelet removes the entry when a start
+// succeeds. apistatus.Options.StartFailures and podstatus.Options hold
+// them by container name; podgen.StartFailures draws them.
+type StartFailure struct {
+	Reason  string
+	Message string
+}
