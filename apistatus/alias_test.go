@@ -25,7 +25,7 @@ type aliasInput struct {
 func drawAliasInput(t *rapid.T) aliasInput {
 	c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 	in := aliasInput{pod: c.Pod, st: c.State, opts: apistatus.Options{
-		Features: c.Features, Previous: c.Previous, StartFailures: map[string]vocab.StartFailure{},
+		Features: c.Features, Cached: c.Previous, StartFailures: map[string]vocab.StartFailure{},
 		RecursiveReadOnlySupported: rapid.Bool().Draw(t, "rro"),
 	}}
 	for n, f := range c.StartFailures {
@@ -36,7 +36,7 @@ func drawAliasInput(t *rapid.T) aliasInput {
 
 func (in aliasInput) copy() aliasInput {
 	out := aliasInput{pod: in.pod.DeepCopy(), st: in.st.DeepCopy(), opts: in.opts}
-	out.opts.Previous = in.opts.Previous.DeepCopy()
+	out.opts.Cached = in.opts.Cached.DeepCopy()
 	out.opts.StartFailures = maps.Clone(in.opts.StartFailures)
 	return out
 }

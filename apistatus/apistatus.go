@@ -58,10 +58,10 @@ type Options struct {
 	// through restart.ShouldContainerBeRestarted, ContainerRestartRules.
 	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
-	// Previous is the pod status the kubelet generated last (its status
+	// Cached is the pod status the kubelet generated last (its status
 	// manager's cache). nil means the cache has none, and the kubelet then
 	// uses pod.Status, as generateAPIPodStatus does.
-	Previous *v1.PodStatus
+	Cached *v1.PodStatus
 	// StartFailures are the reason cache's entries for the pod, by
 	// container name. A container absent from the map has no entry.
 	StartFailures map[string]vocab.StartFailure
@@ -151,7 +151,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if st == nil {
 		st = &runtimestate.Pod{}
 	}
-	prev := opts.Previous
+	prev := opts.Cached
 	if prev == nil {
 		prev = &pod.Status
 	}

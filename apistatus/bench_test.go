@@ -25,6 +25,6 @@ func BenchmarkCompute(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := &cases[i%len(cases)]
-		apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous})
+		apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous})
 	}
 }

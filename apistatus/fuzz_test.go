@@ -37,7 +37,7 @@ func FuzzCompute(f *testing.F) {
 			}
 		}
 		before, _ := json.Marshal(in)
-		s := Compute(in.Pod, in.State, Options{Features: fs, Previous: in.Prev, StartFailures: in.Failures, RecursiveReadOnlySupported: in.RRO})
+		s := Compute(in.Pod, in.State, Options{Features: fs, Cached: in.Prev, StartFailures: in.Failures, RecursiveReadOnlySupported: in.RRO})
 		_ = s.String()
 		if after, _ := json.Marshal(in); string(after) != string(before) {
 			t.Fatalf("Compute changed its arguments:\nbefore %s\nafter  %s", before, after)

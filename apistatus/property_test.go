@@ -26,7 +26,7 @@ func TestProperties(t *testing.T) {
 		for n, f := range c.StartFailures {
 			fails[n] = f
 		}
-		opts := Options{Features: c.Features, Previous: c.Previous, StartFailures: fails}
+		opts := Options{Features: c.Features, Cached: c.Previous, StartFailures: fails}
 		before, _ := json.Marshal(c)
 		got := Compute(c.Pod, c.State, opts)
 		if after, _ := json.Marshal(c); string(after) != string(before) {

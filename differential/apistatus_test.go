@@ -40,7 +40,7 @@ func TestDifferentialApistatus(t *testing.T) {
 			old = *c.Previous
 		}
 		wantInit, want, wantEph, wantRestarting := kubelet.KLApistatusConvert(c.Pod.DeepCopy(), kubeletconv.PodStatus(c.State), *old.DeepCopy(), theirs)
-		got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
+		got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
 		wantAll := apistatus.Statuses{InitContainerStatuses: wantInit, ContainerStatuses: want, EphemeralContainerStatuses: wantEph, RestartingAllContainers: wantRestarting}
 		if d := cmp.Diff(wantAll, got, quantityEqual); d != "" {
 			rt.Fatalf("statuses differ from the kubelet's (-kubelet +ours):\n%s\nkubelet:\n%s\nours:\n%s", d, wantAll, got)

@@ -322,7 +322,7 @@ func benchApistatus(b *testing.B) (func(int) int, func(int) int) {
 			ours[n] = sf
 			theirs[n] = kubelet.KLApistatusStartFailure(sf)
 		}
-		c.opts = apistatus.Options{Features: f, Previous: c.c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType}
+		c.opts = apistatus.Options{Features: f, Cached: c.c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType}
 		old := c.c.Pod.Status
 		if c.c.Previous != nil {
 			old = *c.c.Previous
@@ -634,7 +634,7 @@ func BenchmarkAnswerCopy(b *testing.B) {
 			for n, s := range c.StartFailures {
 				sf[n] = s
 			}
-			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
+			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
 		}
 		b.Run("copy", func(b *testing.B) {
 			benchLoop(b, func(i int) int {

@@ -55,7 +55,7 @@ func kubectlPod(t *rapid.T, f features.Set) *v1.Pod {
 	for n, sf := range c.StartFailures {
 		fails[n] = sf
 	}
-	s := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: fails})
+	s := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: fails})
 	shape := podgen.PodWithStatus(podgen.PodOptions{}).Draw(t, "status shape")
 	pod := c.Pod
 	pod.Status = shape.Status

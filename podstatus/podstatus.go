@@ -242,7 +242,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	// 2. Container statuses.
 	cs := apistatus.Compute(pod, st, apistatus.Options{
 		Features:                   f,
-		Previous:                   cached,
+		Cached:                     cached,
 		StartFailures:              opts.StartFailures,
 		RecursiveReadOnlySupported: opts.RecursiveReadOnlySupported,
 		RuntimeType:                runtimeType,
