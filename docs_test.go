@@ -395,5 +395,33 @@ func TestDocLinks(t *testing.T) {
 	if links == 0 {
 		t.Error("no doc link found in the module's packages")
 	}
+	// The root package's question-to-function table is a code block, so
+	// its names are no links: check each qualified one exists.
+	byName := map[string]*goPackage{}
+	for _, p := range pkgs {
+		byName[p.doc.Name] = p
+	}
+	root := pkgs[modulePath]
+	qualified := regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z][A-Za-z0-9_]*(?:\.[A-Z][A-Za-z0-9_]*)?)`)
+	checked := 0
+	for _, b := range root.doc.Parser().Parse(root.doc.Doc).Content {
+		code, ok := b.(*comment.Code)
+		if !ok {
+			continue
+		}
+		for _, m := range qualified.FindAllStringSubmatch(code.Text, -1) {
+			p, ok := byName[m[1]]
+			if !ok {
+				continue
+			}
+			checked++
+			if !p.symbols[m[2]] {
+				t.Errorf("root package doc, question table: %s.%s does not exist", m[1], m[2])
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("%d names checked in the root package's question table, want 20 or more", checked)
+	}
 	t.Logf("%d doc links in %d packages", links, len(pkgs))
 }
