@@ -2,11 +2,11 @@
 // what the kubelet's probe results managers (pkg/kubelet/prober/results)
 // hold for a container instance; and the timing of a probe worker
 // (pkg/kubelet/prober/worker.go): when it first probes a container
-// instance (FirstProbe, EarliestProbe) and when it commits a result after
-// its threshold (Commit, ScheduleOf), so when a liveness or startup probe
+// instance ([FirstProbe], [EarliestProbe]) and when it commits a result after
+// its threshold ([Commit], [ScheduleOf]), so when a liveness or startup probe
 // can first have the container killed, a startup probe let it count as
-// started, a readiness probe make it ready. Time is an argument (Clock,
-// Instance); nothing reads the wall clock.
+// started, a readiness probe make it ready. Time is an argument ([Clock],
+// [Instance]); nothing reads the wall clock.
 package probe
 
 // Result is a probe result. The empty Result means the manager holds no

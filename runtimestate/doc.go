@@ -4,7 +4,7 @@
 // kubeGenericRuntimeManager.GetPodStatus
 // (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
 //
-// A Pod lists its sandboxes and container instances newest first, the order
+// A [Pod] lists its sandboxes and container instances newest first, the order
 // the kubelet sorts them in; the kubelet's "first match by name" lookups are
 // therefore "newest instance by name", and so are Newest and NewestActive
 // here. Normalize sorts a hand-written Pod into that order; Validate reports
@@ -37,7 +37,7 @@
 //     must be newest first. Validate reports a list that contradicts it
 //     (times, or restart counts of one container's instances), but the
 //     decision functions do not call it: call Validate on a Pod written in
-//     Go (FromYAML and FromJSON do), or give createdAt and Normalize it.
+//     Go ([FromYAML] and [FromJSON] do), or give createdAt and Normalize it.
 //     restart.HistoryFrom needs the times and returns an error without them.
 //
 // Every method accepts a nil *Pod and treats it as a pod the runtime knows
