@@ -65,11 +65,16 @@ const (
 type ScriptFile struct {
 	// APIVersion and Kind are the format's version (ScriptAPIVersion,
 	// ScriptKind); both may be left out.
-	APIVersion string               `json:"apiVersion,omitempty"`
-	Kind       string               `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+
+	// Containers are the behaviours by container name, as
+	// Script.Containers.
 	Containers map[string]Behaviour `json:"containers,omitempty"`
-	Runtime    RuntimeDelays        `json:"runtime,omitzero"`
-	Actions    []ScriptAction       `json:"actions,omitempty"`
+	// Runtime are the runtime's delays, as Script.Runtime.
+	Runtime RuntimeDelays `json:"runtime,omitzero"`
+	// Actions are what the outside does, each at its time.
+	Actions []ScriptAction `json:"actions,omitempty"`
 
 	// text is the file read, to find the line of a field; warnings are
 	// what ReadScript found acceptable but worth saying.

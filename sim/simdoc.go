@@ -30,10 +30,11 @@ type Simulation struct {
 	// parse the Set's text form. ReadSimulation checks that they agree
 	// with it, and takes them when Config.Kubelet.Features is absent (a
 	// document written before the Set had a JSON form).
-	KubeletVersion string     `json:"kubeletVersion"`
-	GatesChanged   []string   `json:"gatesChanged,omitempty"`
-	Config         Config     `json:"config"`
-	Pods           []PodInput `json:"pods"`
+	KubeletVersion string   `json:"kubeletVersion"`
+	GatesChanged   []string `json:"gatesChanged,omitempty"`
+	// Config and Pods are Simulate's arguments.
+	Config Config     `json:"config"`
+	Pods   []PodInput `json:"pods"`
 	// Assumptions are what the writer took for granted (the command's
 	// `assumed:` lines); informative, not read by Replay.
 	Assumptions []string  `json:"assumptions,omitempty"`
