@@ -162,8 +162,11 @@ func (f *ScriptFile) Line(path string) int {
 // the ephemeral containers the file's actions add), and the runtime's
 // delays. A behaviour of a container pod does not have is left out: a
 // file serves several pods; ReadScript has checked that each name is a
-// container of one of them.
+// container of one of them. A nil file or pod gives the zero Script.
 func (f *ScriptFile) PodScript(pod *v1.Pod) Script {
+	if f == nil || pod == nil {
+		return Script{}
+	}
 	s := Script{Runtime: f.Runtime}
 	take := func(name string) {
 		if b, ok := f.Containers[name]; ok {
