@@ -26,14 +26,16 @@
 //
 // # Formats
 //
-// ReadScript reads the script file of `kubeletlogic simulate --script`
-// (ScriptFile: YAML or JSON, apiVersion kubeletlogic/v1alpha1, kind Script,
-// both optional) against the pods it is for, with the line and field of
-// each error; PodScript and ScriptAction.Action turn it into PodInputs.
-// Simulation is the document `simulate -o json` prints, the inputs and the
-// timeline: ReadSimulation reads it, Replay runs it again with Simulate
-// alone and Verify checks that this gives the timeline it holds. Config
-// and its kubelet's gates are JSON (features.Set's text form).
+// [ReadScript] reads the script file of `kubeletlogic simulate --script`
+// ([ScriptFile]: YAML or JSON, apiVersion kubeletlogic/v1alpha1, kind
+// Script, both optional) against the pods it is for, with the line and
+// field of each error ([ScriptError]); [ScriptFile.PodScript] and
+// [ScriptAction.Action] turn it into PodInputs. [Simulation] is the
+// document `simulate -o json` prints, the inputs and the timeline:
+// [ReadSimulation] reads it, [Simulation.Replay] runs it again with
+// Simulate alone and [Simulation.Verify] checks that this gives the
+// timeline it holds. Config and its kubelet's gates are JSON (the text
+// form of [features.Set]).
 //
 // # What wakes the kubelet, as modelled
 //
