@@ -88,7 +88,7 @@
 //	The container statuses alone?                          apistatus.Compute
 //	kubectl's STATUS column?                               kubectlstatus.Compute
 //	kubectl's READY, RESTARTS columns (the whole row)?     kubectlstatus.Ready, Restarts (Columns)
-//	The runtime state from `kubectl get pod -o yaml`?      podstatus.RuntimeFromStatus
+//	The runtime state from `kubectl get pod -o yaml`?      runtimestate.FromStatus (with probes, actuated: podstatus.RuntimeFromStatus)
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
@@ -100,6 +100,9 @@
 //	A pod's whole life over time (restarts, probes,        sim.Simulate
 //	  deletion), as `kubectl get pod -w` shows it?
 //	One kubelet sync, with what it remembers?              sim.Sync
+//	Read a `simulate --script` file?                       sim.ReadScript
+//	Replay a `simulate -o json` document?                  sim.ReadSimulation, Simulation.Replay, .Verify
+//	Gates as text or JSON ("v1.36.3,Name=false")?          features.Set.MarshalText, UnmarshalText
 //
 // Every decision function says in its doc comment which kubelet function it
 // mirrors; the differential suite (module differential/) compares each with

@@ -51,9 +51,9 @@
 //
 // [RuntimeFromStatus] goes the other way, as far as a status allows: from a
 // pod with the status a kubelet wrote (`kubectl get pod -o yaml`) it builds
-// the runtime state, the actuated resources, the probe results and the
-// start failures that the other packages take, and lists what it had to
-// assume ([StatusView.Assumed]).
+// the runtime state ([runtimestate.FromStatus]), the actuated resources,
+// the probe results and the start failures that the other packages take,
+// and lists what it had to assume ([StatusView.Assumed]).
 //
 // Compute takes the gates as a features.Set and the clock as a time.Time
 // ([Options.Now], read only for activeDeadlineSeconds). It never panics: a

@@ -40,6 +40,11 @@
 //     Go ([FromYAML] and [FromJSON] do), or give createdAt and Normalize it.
 //     restart.HistoryFrom needs the times and returns an error without them.
 //
+// FromStatus reads a Pod off a pod's API status (`kubectl get pod -o
+// yaml`), as far as a status tells it, and lists what it assumed; it is
+// checked against the runtime state recorded with every status of the
+// captured fixtures.
+//
 // Every method accepts a nil *Pod and treats it as a pod the runtime knows
 // nothing about.
 package runtimestate
