@@ -28,6 +28,51 @@
 //   - time: always an argument (Options.Now, a now parameter); nothing
 //     reads the clock.
 //
+// # Packages
+//
+// docs/architecture.md draws which package imports which, floor by floor
+// (no package imports one above it), and maps each kubelet source file to
+// the library file that mirrors it.
+//
+// The decisions, the mission's top level:
+//   - [github.com/kubeletlogic/kubeletlogic/podactions]: computePodActions, what one
+//     sync does to the sandbox and the containers (start, kill, reset);
+//   - [github.com/kubeletlogic/kubeletlogic/restart]: whether and when a container
+//     starts again (restart policy, restart rules, crash-loop back-off);
+//   - [github.com/kubeletlogic/kubeletlogic/termination]: stopping a pod (grace
+//     periods, sidecar order, the final delete, the pod worker's states);
+//   - [github.com/kubeletlogic/kubeletlogic/phase]: the pod phase;
+//   - [github.com/kubeletlogic/kubeletlogic/conditions]: the pod conditions.
+//
+// What the kubelet writes, and what kubectl shows of it:
+//   - [github.com/kubeletlogic/kubeletlogic/apistatus]: the container status lists;
+//   - [github.com/kubeletlogic/kubeletlogic/podstatus]: the whole .status of one sync;
+//   - [github.com/kubeletlogic/kubeletlogic/kubectlstatus]: kubectl's STATUS, READY and
+//     RESTARTS columns, from an API status.
+//
+// Over time:
+//   - [github.com/kubeletlogic/kubeletlogic/sim]: a pod's life on a simulated node over
+//     virtual time, and the whole next sync ([github.com/kubeletlogic/kubeletlogic/sim.Next]).
+//
+// Inputs:
+//   - [github.com/kubeletlogic/kubeletlogic/manifest]: pods from kubectl output and workload manifests;
+//   - [github.com/kubeletlogic/kubeletlogic/apidefaults]: the API server's defaults;
+//   - [github.com/kubeletlogic/kubeletlogic/validation]: what the API server refuses;
+//   - [github.com/kubeletlogic/kubeletlogic/runtimestate]: what the runtime reports;
+//   - [github.com/kubeletlogic/kubeletlogic/features]: feature gates and the kubelet version;
+//   - [github.com/kubeletlogic/kubeletlogic/vocab]: the shared words: probe results, kill reasons,
+//     the kubelet's sandbox messages, reason-cache entries;
+//   - [github.com/kubeletlogic/kubeletlogic/probe]: probe timing;
+//   - [github.com/kubeletlogic/kubeletlogic/containerhash]: the container hash;
+//   - [github.com/kubeletlogic/kubeletlogic/podgen]: random pods and states for property tests.
+//
+// Tools, outside the library's API: the command [github.com/kubeletlogic/kubeletlogic/cmd/kubeletlogic],
+// the runnable examples [github.com/kubeletlogic/kubeletlogic/examples/crashloop] and
+// [github.com/kubeletlogic/kubeletlogic/examples/sidecarkill]; the replay of captured kubelet runs
+// ([github.com/kubeletlogic/kubeletlogic/replay], fixture format [github.com/kubeletlogic/kubeletlogic/captured]); the differential
+// suite (module differential/), the capture program (module capture/) and
+// mutation testing (mutation/).
+//
 // # Question to function
 //
 //	What does the kubelet do next (start, kill, reset)?   sim.Next (the whole sync, from the pod and its status)
@@ -45,7 +90,7 @@
 //	The container statuses alone?                          apistatus.Compute
 //	kubectl's STATUS column?                               kubectlstatus.Compute
 //	kubectl's READY, RESTARTS columns (the whole row)?     kubectlstatus.Ready, Restarts (Columns)
-//	The runtime state from `kubectl get pod -o yaml`?      podstatus.RuntimeFromStatus
+//	The runtime state from `kubectl get pod -o yaml`?      runtimestate.FromStatus (with probes, actuated: podstatus.RuntimeFromStatus)
 //	Who gets SIGTERM / SIGKILL when, on deletion?          termination.Plan
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
@@ -57,6 +102,9 @@
 //	A pod's whole life over time (restarts, probes,        sim.Simulate
 //	  deletion), as `kubectl get pod -w` shows it?
 //	One kubelet sync, with what it remembers?              sim.Sync
+//	Read a `simulate --script` file?                       sim.ReadScript
+//	Replay a `simulate -o json` document?                  sim.ReadSimulation, Simulation.Replay, .Verify
+//	Gates as text or JSON ("v1.36.3,Name=false")?          features.Set.MarshalText, UnmarshalText
 //
 // Every decision function says in its doc comment which kubelet function it
 // mirrors; the differential suite (module differential/) compares each with
@@ -71,6 +119,7 @@
 // holds the gates, Now the time, Probes the probe results, Cached the
 // kubelet's last status) or, for the small functions without one, a
 // features.Set argument. In both the zero Set is v1.37.2's defaults.
+// docs/architecture.md lists the functions with another shape, and why.
 // No exported function panics; a nil pod or runtime state has a documented
 // answer. Runtime states list sandboxes and containers newest first.
 // A name that matches nothing (a container name in an Options map, a probe

@@ -3,7 +3,7 @@
 // name and one container with an image) is accepted by validation.Pod and
 // read by the decision functions as the kubelet would read it.
 //
-// A pod returned by `kubectl get pod -o yaml` is already defaulted; Pod
+// A pod returned by `kubectl get pod -o yaml` is already defaulted; [Pod]
 // leaves it unchanged. A manifest as written (`kubectl apply -f` input) is
 // not: without defaulting it has no restartPolicy, no
 // terminationGracePeriodSeconds, probes with zero periods and thresholds,

@@ -130,7 +130,7 @@ func TestCompute(t *testing.T) {
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", ContainerID: "containerd://c1",
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: mt(11)}}}},
 	}, {
-		// Fact 3: after SIGKILL the app gets a new ID, restartCount 0 -> 1,
+		// Fact 3 (docs/real-cluster-facts.md#fact-3): after SIGKILL the app gets a new ID, restartCount 0 -> 1,
 		// and the killed instance becomes lastState.
 		name: "restarted after SIGKILL: the older instance becomes lastState",
 		pod:  pod(v1.RestartPolicyAlways, nil, "app"),
@@ -146,7 +146,7 @@ func TestCompute(t *testing.T) {
 			State:                v1.ContainerState{Terminated: terminatedAPI("c3", 50, 1, "Error")},
 			LastTerminationState: v1.ContainerState{Terminated: terminatedAPI("c2", 30, 2, "Error")}}},
 	}, {
-		// Fact 16: CrashLoopBackOff is a waiting reason from the reason
+		// Fact 16 (docs/real-cluster-facts.md#fact-16): CrashLoopBackOff is a waiting reason from the reason
 		// cache; the exit moves to lastState.
 		name: "crash loop: reason cache entry turns a terminated container into waiting CrashLoopBackOff",
 		pod:  pod(v1.RestartPolicyAlways, nil, "app"),
@@ -163,7 +163,7 @@ func TestCompute(t *testing.T) {
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", ContainerID: "containerd://c1",
 			State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 0, "Completed")}}},
 	}, {
-		// Fact 9: restartPolicy Never, exit 0 and exit 7, restartCount 0.
+		// Fact 9 (docs/real-cluster-facts.md#fact-9): restartPolicy Never, exit 0 and exit 7, restartCount 0.
 		name: "restartPolicy Never: terminated, restartCount 0",
 		pod:  pod(v1.RestartPolicyNever, nil, "ok", "bad"),
 		st:   rstate(exited("c1", "ok", 10, 0, "Completed", 0), exited("c2", "bad", 11, 7, "Error", 0)),

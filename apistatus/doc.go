@@ -2,7 +2,7 @@
 // into a pod's .status: status.initContainerStatuses,
 // status.containerStatuses and status.ephemeralContainerStatuses.
 //
-// Compute mirrors convertToAPIContainerStatuses in
+// [Compute] mirrors convertToAPIContainerStatuses in
 // pkg/kubelet/kubelet_pods.go of kubelet v1.37.2, called three times as
 // convertStatusToAPIStatus calls it (regular, init, then ephemeral
 // containers), together with the one input convertStatusToAPIStatus derives
@@ -14,16 +14,16 @@
 // The kubelet reads, and Compute takes as arguments:
 //
 //   - the pod (spec, deletionTimestamp, UID);
-//   - the runtime state (runtimestate.Pod, the kubelet's
+//   - the runtime state ([runtimestate.Pod], the kubelet's
 //     kubecontainer.PodStatus);
 //   - the previous pod status: the status manager's cached status, or the
-//     API's pod.Status when the cache has none (Options.Cached);
+//     API's pod.Status when the cache has none ([Options.Cached]);
 //   - the reason cache, which holds the error of the last failed start of
 //     each container, such as CrashLoopBackOff with its back-off message
-//     (Options.StartFailures);
+//     ([Options.StartFailures]);
 //   - whether the pod's runtime handler supports recursive read-only
-//     mounts (Options.RecursiveReadOnlySupported);
-//   - the feature gates (Options.Features).
+//     mounts ([Options.RecursiveReadOnlySupported]);
+//   - the feature gates ([Options.Features]).
 //
 // # What is not modelled
 //
@@ -41,7 +41,7 @@
 //     ImageVolumeWithDigest, off by default): it needs the runtime's image
 //     store.
 //   - User (gate SupplementalGroupsPolicy) and StopSignal (gate
-//     ContainerStopSignals): runtimestate.Container has neither, so they
+//     ContainerStopSignals): [runtimestate.Container] has neither, so they
 //     are always nil, as the kubelet reports them for a runtime that
 //     reports neither.
 //   - The Windows variant of the resource minimums: Resources follow the

@@ -93,7 +93,8 @@ func scenarios() []Scenario {
 	var out []Scenario
 
 	// (1) init + native sidecar + app start order; deletion with grace 20 s
-	// and a 4 s preStop on the app (facts 1, 10, 11).
+	// and a 4 s preStop on the app (facts 1, 10, 11:
+	// docs/real-cluster-facts.md#fact-1, #fact-10, #fact-11).
 	app := ctr("app", exitOnTerm)
 	app.Lifecycle = &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sh", "-c", "sleep 4"}}}}
 	out = append(out, Scenario{
@@ -105,7 +106,7 @@ func scenarios() []Scenario {
 		RemoveAfter: 25 * time.Second,
 	})
 
-	// (2) crash loop with back-off (fact 16).
+	// (2) crash loop with back-off (fact 16, docs/real-cluster-facts.md#fact-16).
 	out = append(out, Scenario{
 		Name:        "crashloop",
 		Description: "app runs `sleep 1; exit 1` under restartPolicy Always, watched 115 s",
@@ -114,7 +115,7 @@ func scenarios() []Scenario {
 		RemoveAfter: 115 * time.Second,
 	})
 
-	// (3) Never with exit 0 and exit 7 (fact 9).
+	// (3) Never with exit 0 and exit 7 (fact 9, docs/real-cluster-facts.md#fact-9).
 	out = append(out, Scenario{
 		Name: "never-exit0", Description: "restartPolicy Never, app exits 0 after 2 s", Facts: []string{"9"},
 		Pod:         pod("never-exit0", v1.RestartPolicyNever, 2, nil, ctr("app", "sleep 2; exit 0")),
@@ -126,7 +127,7 @@ func scenarios() []Scenario {
 		RemoveAfter: 20 * time.Second,
 	})
 
-	// (4) liveness failure (fact 5).
+	// (4) liveness failure (fact 5, docs/real-cluster-facts.md#fact-5).
 	live := ctr("app", "touch /tmp/alive; sleep 6; rm /tmp/alive; "+exitOnTerm)
 	live.LivenessProbe = execProbe("cat /tmp/alive", 2, 1)
 	out = append(out, Scenario{
@@ -136,7 +137,7 @@ func scenarios() []Scenario {
 		RemoveAfter: 50 * time.Second,
 	})
 
-	// (5) exit 42 with a RestartAllContainers rule (fact 7).
+	// (5) exit 42 with a RestartAllContainers rule (fact 7, docs/real-cluster-facts.md#fact-7).
 	ra := ctr("app", "if [ -f /data/done ]; then "+exitOnTerm+"; else touch /data/done; sleep 5; exit 42; fi")
 	ra.RestartPolicy = ptr(v1.ContainerRestartPolicyAlways)
 	ra.RestartPolicyRules = []v1.ContainerRestartRule{{
@@ -152,7 +153,7 @@ func scenarios() []Scenario {
 		Facts: []string{"7"}, Pod: rp, RemoveAfter: 40 * time.Second,
 	})
 
-	// App killed by hand (fact 3).
+	// App killed by hand (fact 3, docs/real-cluster-facts.md#fact-3).
 	out = append(out, Scenario{
 		Name: "appkilled", Description: "app and native sidecar running; the app's task is SIGKILLed by hand at 10 s",
 		Facts:       []string{"3"},
@@ -161,7 +162,7 @@ func scenarios() []Scenario {
 		RemoveAfter: 30 * time.Second,
 	})
 
-	// Readiness flip (fact 6).
+	// Readiness flip (fact 6, docs/real-cluster-facts.md#fact-6).
 	rd := ctr("app", "touch /tmp/ready; sleep 10; rm /tmp/ready; sleep 10; touch /tmp/ready; "+exitOnTerm)
 	rd.ReadinessProbe = execProbe("cat /tmp/ready", 1, 1)
 	out = append(out, Scenario{
@@ -169,7 +170,7 @@ func scenarios() []Scenario {
 		Facts: []string{"6"}, Pod: pod("readiness", v1.RestartPolicyAlways, 2, nil, rd), RemoveAfter: 35 * time.Second,
 	})
 
-	// Sandbox stopped by hand (fact 8).
+	// Sandbox stopped by hand (fact 8, docs/real-cluster-facts.md#fact-8).
 	out = append(out, Scenario{
 		Name: "sandboxkill", Description: "the sandbox's pause task is SIGKILLed by hand at 10 s",
 		Facts:       []string{"8"},

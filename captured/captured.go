@@ -19,7 +19,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// Fixture is one scenario file.
+// Fixture is one scenario file. Facts are the numbers of the real-cluster
+// facts the scenario reproduces (docs/real-cluster-facts.md#fact-N).
 type Fixture struct {
 	Scenario    string            `json:"scenario"`
 	Description string            `json:"description"`

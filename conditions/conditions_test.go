@@ -276,8 +276,8 @@ func TestKeepTransitionTimes(t *testing.T) {
 	}
 }
 
-// Real-cluster fact 6: removing the readiness marker makes Ready False with
-// no restart; restoring it makes the pod Ready again. Each flip is a
+// Real-cluster fact 6 (docs/real-cluster-facts.md#fact-6): removing the readiness
+// marker makes Ready False with no restart; restoring it makes the pod Ready again. Each flip is a
 // transition.
 func TestFact6ReadinessFlips(t *testing.T) {
 	p := pod([]v1.Container{ctr("prepare"), sidecar("sidecar")}, ctr("app"))
@@ -316,8 +316,8 @@ func TestFact6ReadinessFlips(t *testing.T) {
 	}
 }
 
-// Real-cluster facts 17 and 18: right after scheduling, before containers
-// start, PodScheduled is True (and nothing is ready); a running nginx pod is
+// Real-cluster facts 17 and 18 (docs/real-cluster-facts.md#fact-17, #fact-18):
+// right after scheduling, before containers start, PodScheduled is True (and nothing is ready); a running nginx pod is
 // Ready and PodScheduled.
 func TestFacts17And18(t *testing.T) {
 	p := pod(nil, ctr("nginx"))

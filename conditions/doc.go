@@ -3,8 +3,8 @@
 //
 // It mirrors kubelet v1.37.2:
 //
-//   - PodReadyToStartContainers, Initialized, ContainersReady, Ready and
-//     AllContainersRestarting: the Generate…Condition functions of
+//   - [PodReadyToStartContainers], [Initialized], [ContainersReady], [Ready] and
+//     [AllContainersRestarting]: the Generate…Condition functions of
 //     pkg/kubelet/status/generate.go, with the same reasons, messages and
 //     observedGeneration, including their variants for the terminal phases
 //     (PodCompleted, PodFailed).
@@ -13,7 +13,7 @@
 //     conditions the kubelet does not own, the resize conditions, the
 //     cached DisruptionTarget, then PodReadyToStartContainers, Initialized,
 //     Ready, ContainersReady, PodScheduled and AllContainersRestarting.
-//   - KeepTransitionTimes: the status manager's rule for lastTransitionTime
+//   - [KeepTransitionTimes]: the status manager's rule for lastTransitionTime
 //     (updateLastTransitionTime in pkg/kubelet/status/status_manager.go):
 //     kept when a condition's status does not change, now otherwise.
 //
@@ -21,7 +21,7 @@
 // (phase and container statuses, after the probe manager set Ready and
 // Started; see package phase for the phase), the previous status the
 // kubelet builds on (the status manager's cached status, else the pod's API
-// status) and the runtime state (runtimestate.Pod) for the sandbox and
+// status) and the runtime state ([runtimestate.Pod]) for the sandbox and
 // RestartAllContainers conditions:
 //
 //	conds := conditions.Generate(pod, generated, conditions.Options{
@@ -29,7 +29,7 @@
 //	})
 //	conds = conditions.KeepTransitionTimes(conds, previous, now)
 //
-// Every function takes the gates it reads as a features.Set and the clock
+// Every function takes the gates it reads as a [features.Set] and the clock
 // as a time.Time. None panics: a nil pod reads as a pod with an empty spec
 // and status, a nil previous status as one with no conditions (the
 // generated observedGeneration is then 0, as the kubelet's

@@ -505,6 +505,7 @@ func killRegressionCases() []killSpec {
 	}
 	return []killSpec{
 		{
+			// Fact 10 (docs/real-cluster-facts.md#fact-10), with the times scaled down.
 			name:      "preStop deducted (fact 10, scaled)",
 			pod:       pod(3, nil, v1.Container{Name: "app", Lifecycle: hook}),
 			st:        run("app"),
@@ -513,6 +514,7 @@ func killRegressionCases() []killSpec {
 			exitAfter: map[string]time.Duration{"app": 400 * ms},
 		},
 		{
+			// Fact 19 (docs/real-cluster-facts.md#fact-19), with the times scaled down.
 			name:      "minimum kept (fact 19, scaled)",
 			pod:       pod(3, nil, v1.Container{Name: "app", Lifecycle: hook}),
 			st:        run("app"),
@@ -520,6 +522,7 @@ func killRegressionCases() []killSpec {
 			exitAfter: map[string]time.Duration{"app": 300 * ms},
 		},
 		{
+			// Fact 11 (docs/real-cluster-facts.md#fact-11).
 			name: "sidecars after the app, in reverse order (fact 11)",
 			pod: pod(4, []v1.Container{{Name: "sidecar-0", RestartPolicy: &always}, {Name: "init-1"}, {Name: "sidecar-2", RestartPolicy: &always, Lifecycle: hook}},
 				v1.Container{Name: "app", Lifecycle: hook}),

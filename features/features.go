@@ -2,18 +2,18 @@
 // decision kubeletlogic makes.
 //
 // The kubelet reads its gates from a process-global registry; kubeletlogic
-// never does. Every decision function takes a Set as an argument, so two
+// never does. Every decision function takes a [Set] as an argument, so two
 // calls with different gate settings can run side by side. The zero Set is
-// kubelet v1.37.2 with its default gates (V1_37 returns the same), so an
+// kubelet v1.37.2 with its default gates ([V1_37] returns the same), so an
 // Options struct that leaves its Features out models a real v1.37.2 node;
-// use With or Parse to model a node that runs with a gate changed.
+// use With or [Parse] to model a node that runs with a gate changed.
 //
-// A Set also carries the kubelet version it models (see Version): V1_36
-// and V1_35 return the defaults of kubelet v1.36.3 and v1.35.4, and every
+// A Set also carries the kubelet version it models (see [Version]): [V1_36]
+// and [V1_35] return the defaults of kubelet v1.36.3 and v1.35.4, and every
 // decision whose code changed between those versions and v1.37.2 reads the
 // version from the Set, so a version is passed exactly like the gates.
 //
-// Some gates are locked to their default (see Locked and Version.Locked): a
+// Some gates are locked to their default (see [Locked] and [Version.Locked]): a
 // real kubelet of that version refuses to change them. A Set can still turn
 // them off, which models the code path the kubelet takes when the gate is
 // off; such settings are not reachable on a node of that version.

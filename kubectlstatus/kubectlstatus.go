@@ -1,6 +1,6 @@
 // Package kubectlstatus computes the STATUS column that `kubectl get pods`
-// shows for a pod (Compute), and the READY and RESTARTS columns beside it
-// (Ready, Restarts; Columns gives the whole row).
+// shows for a pod ([Compute]), and the READY and RESTARTS columns beside it
+// ([Ready], [Restarts]; [Columns] gives the whole row).
 //
 // Since kubectl asks the API server for a table, the string comes from the
 // server-side pod printer: printPod in

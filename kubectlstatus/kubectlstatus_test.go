@@ -36,7 +36,7 @@ func TestCompute(t *testing.T) {
 		want string
 	}{
 		{"nil pod", nil, ""},
-		// Fact 16: exit 1 under Always, restarted 6 times: phase Running,
+		// Fact 16 (docs/real-cluster-facts.md#fact-16): exit 1 under Always, restarted 6 times: phase Running,
 		// the container waiting in back-off.
 		{"fact 16: crash loop", &v1.Pod{Status: v1.PodStatus{Phase: v1.PodRunning,
 			ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 6,
@@ -44,11 +44,11 @@ func TestCompute(t *testing.T) {
 				LastTerminationState: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}}}}}, "CrashLoopBackOff"},
 		{"fact 16: between back-offs the terminated reason shows", &v1.Pod{Status: v1.PodStatus{Phase: v1.PodRunning,
 			ContainerStatuses: []v1.ContainerStatus{terminated("app", 1, "Error")}}}, "Error"},
-		// Fact 17: scheduled, containers not started yet.
+		// Fact 17 (docs/real-cluster-facts.md#fact-17): scheduled, containers not started yet.
 		{"fact 17: container creating", &v1.Pod{Status: v1.PodStatus{Phase: v1.PodPending,
 			Conditions:        []v1.PodCondition{cond(v1.PodScheduled, v1.ConditionTrue)},
 			ContainerStatuses: []v1.ContainerStatus{waiting("app", "ContainerCreating")}}}, "ContainerCreating"},
-		// Fact 18: a running, ready nginx.
+		// Fact 18 (docs/real-cluster-facts.md#fact-18): a running, ready nginx.
 		{"fact 18: running", &v1.Pod{Status: v1.PodStatus{Phase: v1.PodRunning,
 			Conditions:        []v1.PodCondition{cond(v1.PodScheduled, v1.ConditionTrue), cond(v1.PodReady, v1.ConditionTrue)},
 			ContainerStatuses: []v1.ContainerStatus{running("nginx", true)}}}, "Running"},

@@ -11,7 +11,7 @@ import (
 )
 
 // A bare pod with restartPolicy Never whose only container exited 7 fails
-// (real-cluster fact 9). Once the API says Failed, the phase never moves,
+// (real-cluster fact 9, docs/real-cluster-facts.md#fact-9). Once the API says Failed, the phase never moves,
 // even when a later status reads differently: with no status cached, the
 // API status is the kubelet's previous status.
 func Example() {

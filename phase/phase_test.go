@@ -190,20 +190,20 @@ func TestCompute(t *testing.T) {
 			&v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{running("a")}, InitContainerStatuses: []v1.ContainerStatus{terminated("a", 1, "")}},
 			nil, false, false, v1.PodRunning},
 
-		// Real-cluster fact 9: bare pods with restartPolicy Never.
+		// Real-cluster fact 9 (docs/real-cluster-facts.md#fact-9): bare pods with restartPolicy Never.
 		{"fact 9: Never, exit 0 gives Succeeded", pod(v1.RestartPolicyNever, nil, ctr("app")),
 			statuses(nil, terminated("app", 0, "Completed")), nil, false, false, v1.PodSucceeded},
 		{"fact 9: Never, exit 7 gives Failed", pod(v1.RestartPolicyNever, nil, ctr("app")),
 			statuses(nil, terminated("app", 7, "Error")), nil, false, false, v1.PodFailed},
-		// Real-cluster fact 16: exit 1 under Always, crash looping.
+		// Real-cluster fact 16 (docs/real-cluster-facts.md#fact-16): exit 1 under Always, crash looping.
 		{"fact 16: crash loop, terminated between restarts", pod(v1.RestartPolicyAlways, nil, ctr("app")),
 			statuses(nil, terminated("app", 1, "Error")), nil, false, true, v1.PodRunning},
 		{"fact 16: crash loop, waiting in back-off", pod(v1.RestartPolicyAlways, nil, ctr("app")),
 			statuses(nil, waitingAfter("app", "CrashLoopBackOff", 1, "Error")), nil, false, true, v1.PodRunning},
-		// Real-cluster fact 17: scheduled, containers not started.
+		// Real-cluster fact 17 (docs/real-cluster-facts.md#fact-17): scheduled, containers not started.
 		{"fact 17: before containers start", pod(v1.RestartPolicyAlways, nil, ctr("app")),
 			statuses(nil, waiting("app", "ContainerCreating")), nil, false, false, v1.PodPending},
-		// Real-cluster fact 18: a running nginx pod.
+		// Real-cluster fact 18 (docs/real-cluster-facts.md#fact-18): a running nginx pod.
 		{"fact 18: running nginx", pod(v1.RestartPolicyAlways, nil, ctr("nginx")),
 			statuses(nil, running("nginx")), nil, false, true, v1.PodRunning},
 

@@ -20,20 +20,20 @@
 // the runtime's SyncPod, whose first step is computePodActions; the
 // actions are then carried out there (kills, RestartAllContainers removals,
 // the sandbox, then starts, each through the crash-loop back-off,
-// restart.BackOffConfig.Decide).
+// [restart.BackOffConfig.Decide]).
 //
-// So Compute answers for a pod whose status is not terminal and that the
+// So [Compute] answers for a pod whose status is not terminal and that the
 // worker is syncing; on any other pod its answer is one the kubelet never
 // acts on (on a pod that has succeeded it may, for instance, start init
 // containers). sim.Sync and sim.Next apply these rules.
 //
 // Compute takes the pod (the allocated pod, as the kubelet's pod worker
-// passes it), what the runtime reports about it (runtimestate.Pod), and an
-// Options value holding the rest of what the kubelet reads: its feature
+// passes it), what the runtime reports about it ([runtimestate.Pod]), and an
+// [Options] value holding the rest of what the kubelet reads: its feature
 // gates (the zero value is v1.37.2's defaults), probe results per container
 // instance, whether
 // the pod is marked to restart all its containers, and the resources the
-// kubelet last actuated. It returns an Actions value holding every decision:
+// kubelet last actuated. It returns an [Actions] value holding every decision:
 // kill the pod, create a sandbox (attempt and sandbox ID), which init,
 // regular and ephemeral containers to start, which instances to kill and
 // why (with the kubelet's reason and message text), which instances to
@@ -49,7 +49,7 @@
 //	// kill app (c-123): liveness probe failed, will be restarted [LivenessProbe]
 //
 // The checks run in the kubelet's order: the sandbox check
-// (SandboxChanged, also used by the PodReadyToStartContainers condition),
+// ([runtimestate.SandboxChanged], also used by the PodReadyToStartContainers condition),
 // the RestartAllContainers short cut, the sandbox re-creation path,
 // ephemeral containers, init containers walked from the last to the first
 // (computeInitContainerActions), regular containers, emptyDir volumes, and

@@ -65,8 +65,10 @@ type Actuated struct {
 // has them (see Actuated).
 type Options struct {
 	// Features are the kubelet's gates. The zero value is kubelet
-	// v1.37.2's defaults (features.V1_37).
-	Features features.Set `json:"-"`
+	// v1.37.2's defaults (features.V1_37). In JSON it is the Set's text
+	// form ("v1.36.3,PodLevelResources=false", see features.Set.MarshalText),
+	// left out for the zero value.
+	Features features.Set `json:"features,omitzero"`
 	// Probes maps a container instance ID (runtimestate.Container.ID) to
 	// the probe results held for it. A missing ID has no result.
 	Probes map[string]vocab.ProbeResults `json:"probes,omitempty"`

@@ -13,7 +13,8 @@ import (
 )
 
 // What does the kubelet write to .status for a pod whose app runs but
-// whose readiness probe has not succeeded yet (real-cluster fact 6)? The
+// whose readiness probe has not succeeded yet (real-cluster fact 6,
+// docs/real-cluster-facts.md#fact-6)? The
 // phase is Running, computed before the probe step; the container and the
 // pod are not ready. Once the probe succeeds, both are.
 func Example() {

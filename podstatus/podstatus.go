@@ -47,7 +47,7 @@ type Options struct {
 	// Now is the kubelet's clock, read for spec.activeDeadlineSeconds.
 	Now time.Time
 	// StartFailures are the reason cache's entries by container name (see
-	// apistatus.StartFailure).
+	// vocab.StartFailure).
 	StartFailures map[string]vocab.StartFailure
 	// RecursiveReadOnlySupported is whether the pod's runtime handler
 	// supports recursive read-only mounts.

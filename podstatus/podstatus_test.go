@@ -203,6 +203,7 @@ func TestComputeComposition(t *testing.T) {
 			}
 		},
 	}, {
+		// Real-cluster fact 9 (docs/real-cluster-facts.md#fact-9).
 		name: "restartPolicy Never, exit 7: Failed; exit 0: Succeeded (real-cluster fact 9)",
 		pod:  onePod(v1.RestartPolicyNever, false),
 		st:   exited(7),

@@ -256,7 +256,7 @@ func parseSyncErr(l string) (syncErrEntry, bool) {
 }
 
 // reasonCache returns the kubelet's reason cache at t, an input of the
-// status (apistatus.StartFailure) the runtime view does not hold. It is read
+// status (vocab.StartFailure) the runtime view does not hold. It is read
 // from the kubelet's log of its SyncPod results, not from the status: an
 // entry is the last start failure logged for a container before t, unless
 // a CreateContainer call for it succeeded after that failure (a successful

@@ -4,7 +4,7 @@
 // kubeGenericRuntimeManager.GetPodStatus
 // (pkg/kubelet/kuberuntime/kuberuntime_manager.go).
 //
-// A Pod lists its sandboxes and container instances newest first, the order
+// A [Pod] lists its sandboxes and container instances newest first, the order
 // the kubelet sorts them in; the kubelet's "first match by name" lookups are
 // therefore "newest instance by name", and so are Newest and NewestActive
 // here. Normalize sorts a hand-written Pod into that order; Validate reports
@@ -37,8 +37,13 @@
 //     must be newest first. Validate reports a list that contradicts it
 //     (times, or restart counts of one container's instances), but the
 //     decision functions do not call it: call Validate on a Pod written in
-//     Go (FromYAML and FromJSON do), or give createdAt and Normalize it.
+//     Go ([FromYAML] and [FromJSON] do), or give createdAt and Normalize it.
 //     restart.HistoryFrom needs the times and returns an error without them.
+//
+// FromStatus reads a Pod off a pod's API status (`kubectl get pod -o
+// yaml`), as far as a status tells it, and lists what it assumed; it is
+// checked against the runtime state recorded with every status of the
+// captured fixtures.
 //
 // Every method accepts a nil *Pod and treats it as a pod the runtime knows
 // nothing about.

@@ -24,6 +24,19 @@
 //     READY, STATUS and RESTARTS) and API writes, which prints like
 //     `kubectl get pod -w` (Timeline.Watch) and serialises to JSON.
 //
+// # Formats
+//
+// [ReadScript] reads the script file of `kubeletlogic simulate --script`
+// ([ScriptFile]: YAML or JSON, apiVersion kubeletlogic/v1alpha1, kind
+// Script, both optional) against the pods it is for, with the line and
+// field of each error ([ScriptError]); [ScriptFile.PodScript] and
+// [ScriptAction.Action] turn it into PodInputs. [Simulation] is the
+// document `simulate -o json` prints, the inputs and the timeline:
+// [ReadSimulation] reads it, [Simulation.Replay] runs it again with
+// Simulate alone and [Simulation.Verify] checks that this gives the
+// timeline it holds. Config and its kubelet's gates are JSON (the text
+// form of [features.Set]).
+//
 // # What wakes the kubelet, as modelled
 //
 // Each rule names the v1.37.2 source it comes from (paths under

@@ -331,7 +331,7 @@ func TestDeleteAfterTerminatePod(t *testing.T) {
 	pod := apiPod("fx", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
 	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{IgnoreSIGTERM: true, ExitAfter: sec(4), ExitCode: 2}}}}}
 	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(1), Delete: &del}}})
-	final := false
+	final, deleted := false, false
 	var lastAPI *v1.PodStatus
 	for _, e := range tl.Entries {
 		switch {
@@ -344,7 +344,11 @@ func TestDeleteAfterTerminatePod(t *testing.T) {
 			if !final {
 				t.Fatalf("the kubelet deleted the API object at %s before TerminatePod\n%s", e.At, tl.Events())
 			}
+			deleted = true
 		}
+	}
+	if !deleted {
+		t.Fatalf("the kubelet never deleted the API object\n%s", tl.Events())
 	}
 	if !final || lastAPI == nil || lastAPI.Phase != v1.PodFailed {
 		t.Fatalf("want TerminatePod and a last API status Failed, got %v %+v\n%s", final, lastAPI, tl.Events())

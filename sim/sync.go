@@ -98,8 +98,9 @@ func (m Memory) clone() Memory {
 // Kubelet is the node's configuration as the simulated kubelet reads it.
 // The zero value is a kubelet v1.37.2 with its default gates and settings.
 type Kubelet struct {
-	// Features are the kubelet's gates (zero: v1.37.2 defaults).
-	Features features.Set `json:"-"`
+	// Features are the kubelet's gates (zero: v1.37.2 defaults); in JSON
+	// the Set's text form (features.Set.MarshalText).
+	Features features.Set `json:"features,omitzero"`
 	// BackOff is the crash-loop back-off configuration.
 	BackOff restart.BackOffSettings `json:"backOff,omitzero"`
 	// SyncFrequency is --sync-frequency (0: 1 min).

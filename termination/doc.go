@@ -4,26 +4,26 @@
 // object, and how the pod worker moves a pod from syncing to terminating to
 // terminated.
 //
-// Plan is the entry point: given a pod, what the runtime reports about it
+// [Plan] is the entry point: given a pod, what the runtime reports about it
 // and, per container, how long its preStop hook runs and how long its process
 // takes to exit after the stop signal, it returns the timeline kubelet
 // v1.37.2 produces when it kills the pod (killPodWithSyncResult in
 // pkg/kubelet/kuberuntime). Time is virtual: offsets from the moment the kill
 // starts. The pieces Plan is built from are exported too:
 //
-//   - ContainerGracePeriod: setTerminationGracePeriod, the grace of one
+//   - [ContainerGracePeriod]: setTerminationGracePeriod, the grace of one
 //     container from the pod's deletion grace, its terminationGracePeriodSeconds
 //     and the probe-level value when a probe failure kills it;
-//   - StopTimeout: the arithmetic of killContainer (override, preStop and
+//   - [StopTimeout]: the arithmetic of killContainer (override, preStop and
 //     ordering deductions, the 2 s minimum);
-//   - NewOrdering: newTerminationOrdering, who waits for whom;
-//   - EffectiveGracePeriod: the pod worker's calculateEffectiveGracePeriod;
-//   - EvictionGracePeriod: the override the eviction manager asks for;
-//   - CanBeDeleted: the status manager's canBeDeleted;
-//   - UpdatePod and the Complete* functions: the pod worker's state machine.
+//   - [NewOrdering]: newTerminationOrdering, who waits for whom;
+//   - [EffectiveGracePeriod]: the pod worker's calculateEffectiveGracePeriod;
+//   - [EvictionGracePeriod]: the override the eviction manager asks for;
+//   - [CanBeDeleted]: the status manager's canBeDeleted;
+//   - [UpdatePod] and the Complete* functions: the pod worker's state machine.
 //
 // No gate of v1.37.2 changes any of these decisions (the probe-level grace
-// gate graduated and was removed); the functions still take a features.Set,
+// gate graduated and was removed); the functions still take a [features.Set],
 // like every decision in kubeletlogic, so that a later version that adds one
 // does not change their signatures.
 //

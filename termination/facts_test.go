@@ -11,9 +11,9 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// The pod of ../shared/real-cluster-facts.md: a regular init container
-// (prepare, exited), a native sidecar and an app, deleted with the given
-// grace.
+// The pod of the real-cluster facts (docs/real-cluster-facts.md): a
+// regular init container (prepare, exited), a native sidecar and an app,
+// deleted with the given grace.
 func factPod(grace int64, appHook bool) (*v1.Pod, *runtimestate.Pod) {
 	always := v1.ContainerRestartPolicyAlways
 	req := metav1.NewTime(time.Date(2026, 11, 29, 15, 43, 2, 0, time.UTC))
@@ -53,7 +53,7 @@ func find(t *testing.T, tl Timeline, name string) ContainerStop {
 	return ContainerStop{}
 }
 
-// Fact 10: grace 20 s, app preStop about 4 s: StopContainer(app, 16).
+// Fact 10 (docs/real-cluster-facts.md#fact-10): grace 20 s, app preStop about 4 s: StopContainer(app, 16).
 func TestFact10PreStopDeducted(t *testing.T) {
 	f := features.V1_37()
 	pod, st := factPod(20, true)
@@ -66,7 +66,7 @@ func TestFact10PreStopDeducted(t *testing.T) {
 	}
 }
 
-// Fact 11: the app finished stopping first, the sidecar 18 ms later, and
+// Fact 11 (docs/real-cluster-facts.md#fact-11): the app finished stopping first, the sidecar 18 ms later, and
 // StopPodSandbox came after both.
 func TestFact11SidecarAfterApp(t *testing.T) {
 	f := features.V1_37()
@@ -92,7 +92,7 @@ func TestFact11SidecarAfterApp(t *testing.T) {
 	}
 }
 
-// Fact 12: a deleted pod with a finalizer: the kubelet sends its final
+// Fact 12 (docs/real-cluster-facts.md#fact-12): a deleted pod with a finalizer: the kubelet sends its final
 // delete (grace 0) once the API shows Succeeded and the pod worker has
 // finished; finalizers play no part in that decision.
 func TestFact12FinalDelete(t *testing.T) {
@@ -113,7 +113,7 @@ func TestFact12FinalDelete(t *testing.T) {
 	}
 }
 
-// Fact 19: grace 5 s and a 4 s sleep preStop on a container that ignores
+// Fact 19 (docs/real-cluster-facts.md#fact-19): grace 5 s and a 4 s sleep preStop on a container that ignores
 // SIGTERM: StopContainer got 2 s and the container was killed 2 s later.
 func TestFact19MinimumKept(t *testing.T) {
 	f := features.V1_37()

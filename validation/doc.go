@@ -2,7 +2,7 @@
 // store, so that kubeletlogic's decision functions are never asked about a
 // pod the kubelet cannot receive.
 //
-// Decision functions do not call Pod: on an invalid pod they still return
+// Decision functions do not call [Pod]: on an invalid pod they still return
 // without panicking, but their answer is then the kubelet's answer to a pod
 // it never sees. Call Pod first on pods that were written by hand or
 // generated; runtimestate.Pod.Validate does the same for the runtime side.

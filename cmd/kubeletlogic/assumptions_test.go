@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
 const hooksManifest = `apiVersion: v1
@@ -86,8 +88,8 @@ func TestAssumptionsPrinted(t *testing.T) {
 		}
 	}
 	js, _, _ = runCmd([]string{"simulate", "-f", pod, "--for", "20s", "-o", "json"}, "")
-	var sdoc simulationDoc
-	if err := json.Unmarshal([]byte(js), &sdoc); err != nil || len(sdoc.Assumptions) < 3 {
+	sdoc, err := sim.ReadSimulation([]byte(js))
+	if err != nil || len(sdoc.Assumptions) < 3 {
 		t.Fatalf("simulate json assumptions: %v %v", err, sdoc.Assumptions)
 	}
 

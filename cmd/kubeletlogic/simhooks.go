@@ -17,38 +17,6 @@ import (
 // script's postStart fields, the --resize flag, and the header lines that
 // say what the simulation assumes about them.
 
-// checkPostStart returns "field: what is wrong" for a run that scripts a
-// postStart hook its container does not have (or a sleep hook, which the
-// spec times), or "".
-func checkPostStart(r sim.Run, specs []*v1.Container) string {
-	if r.PostStart < 0 {
-		return fmt.Sprintf("postStart: %s: want 0s or more", r.PostStart)
-	}
-	if r.PostStart == 0 && !r.PostStartFails {
-		return ""
-	}
-	field := "postStart"
-	if r.PostStart == 0 {
-		field = "postStartFails"
-	}
-	scriptable, has := false, false
-	for _, c := range specs {
-		if c.Lifecycle != nil && c.Lifecycle.PostStart != nil {
-			has = true
-			if c.Lifecycle.PostStart.Sleep == nil {
-				scriptable = true
-			}
-		}
-	}
-	switch {
-	case scriptable:
-		return ""
-	case has:
-		return field + ": the container's postStart hook is a sleep: it runs for the seconds the spec gives and does not fail"
-	}
-	return field + ": the container has no postStart hook in its spec"
-}
-
 // describeHooks says what a run's hooks do, for describeRun.
 func describeHooks(r sim.Run) []string {
 	switch {
@@ -262,14 +230,4 @@ func hookKind(h *v1.LifecycleHandler) string {
 		return "tcpSocket (fails at once: not supported as a hook)"
 	}
 	return "sleep"
-}
-
-// sortedKeysOf returns a resize's container names in order.
-func sortedKeysOf(m map[string]v1.ResourceRequirements) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -84,7 +84,7 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 type simulation struct {
 	pods       []loadedPod
 	notes      []string // what was changed on the pods to simulate them
-	script     *scriptFile
+	script     *sim.ScriptFile
 	scriptName string // "" when no script was given
 	gates      features.Set
 	cfg        sim.Config
@@ -124,7 +124,7 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	if err != nil {
 		return nil, inputFailed(e, cmd, err)
 	}
-	s := &simulation{pods: pods, gates: set, script: &scriptFile{}}
+	s := &simulation{pods: pods, gates: set, script: &sim.ScriptFile{}}
 	if f.script != "" {
 		sdata, sname, err := readSource(e, f.script)
 		if err != nil {
@@ -135,17 +135,21 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 		}
 		s.scriptName = sname
 	}
-	msg, late := checkSimTimes(f, s.script)
+	msg, late := checkSimTimes(f, s.script, s.scriptName)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: %s\n", cmd, msg)
 		return nil, exitUsage
 	}
-	for _, w := range append(s.script.notes.warnings, late...) {
+	var warnings []string
+	for _, w := range s.script.Warnings() {
+		warnings = append(warnings, scriptInputError(s.scriptName, w).Error())
+	}
+	for _, w := range append(warnings, late...) {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: warning: %s\n", cmd, w)
 	}
 	var actions []sim.Action
 	for _, a := range s.script.Actions {
-		actions = append(actions, a.action())
+		actions = append(actions, a.Action())
 	}
 	if f.deleteAt.set {
 		g := f.grace
@@ -178,25 +182,7 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 		for _, w := range gateWarnings(pod, set) {
 			s.notes = append(s.notes, "warning: pod "+pod.Name+": "+w)
 		}
-		script := sim.Script{Runtime: s.script.Runtime}
-		for _, c := range allContainers(pod) {
-			if b, ok := s.script.Containers[c.Name]; ok {
-				if script.Containers == nil {
-					script.Containers = map[string]sim.Behaviour{}
-				}
-				script.Containers[c.Name] = b
-			}
-		}
-		for _, a := range s.script.Actions {
-			if a.AddEphemeral != nil {
-				if b, ok := s.script.Containers[a.AddEphemeral.Name]; ok {
-					if script.Containers == nil {
-						script.Containers = map[string]sim.Behaviour{}
-					}
-					script.Containers[a.AddEphemeral.Name] = b
-				}
-			}
-		}
+		script := s.script.PodScript(pod)
 		s.inputs = append(s.inputs, sim.PodInput{Pod: pod, Script: script, Actions: actions})
 	}
 	tl, err := sim.Simulate(s.cfg, s.inputs)
@@ -254,8 +240,8 @@ func runSimulate(e *env) int {
 		return code
 	}
 	if *out == "json" {
-		doc := simulationDoc{APIVersion: "kubeletlogic/v1alpha1", Kind: "Simulation", KubeletVersion: s.gates.Version().String(),
-			Gates: s.gates.Diff(), Config: s.cfg, Pods: s.inputs, Assumptions: simAssumptions(s), Timeline: s.tl}
+		doc := sim.NewSimulation(s.cfg, s.inputs, s.tl)
+		doc.Assumptions = simAssumptions(s)
 		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "kubeletlogic simulate: %v\n", err)
@@ -275,19 +261,6 @@ func runSimulate(e *env) int {
 		fmt.Fprint(e.stdout, s.tl.Calls())
 	}
 	return exitOK
-}
-
-// simulationDoc is what simulate -o json prints: the inputs, so that
-// sim.Simulate(config, pods) replays it, and the timeline.
-type simulationDoc struct {
-	APIVersion     string         `json:"apiVersion"`
-	Kind           string         `json:"kind"`
-	KubeletVersion string         `json:"kubeletVersion"`
-	Gates          []string       `json:"gatesChanged,omitempty"`
-	Config         sim.Config     `json:"config"`
-	Pods           []sim.PodInput `json:"pods"`
-	Assumptions    []string       `json:"assumptions,omitempty"`
-	Timeline       *sim.Timeline  `json:"timeline"`
 }
 
 // trimLines drops the spaces at the end of each line.

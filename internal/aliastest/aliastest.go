@@ -1,5 +1,5 @@
 // Package aliastest helps tests check that a function's result shares no
-// memory with its arguments: Mutate changes every value reachable from a
+// memory with its arguments: [Mutate] changes every value reachable from a
 // pointer, so that a test can mutate a result and compare the arguments
 // with copies taken before the call, or mutate the arguments and compare
 // the result with one computed from copies.
