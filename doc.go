@@ -22,7 +22,7 @@
 //     also carries the kubelet version: features.V1_36 and features.V1_35
 //     model kubelet v1.36.3 and v1.35.4 (docs/versions.md lists what
 //     differs and where);
-//   - probe results: one map[string]probe.Results keyed by container
+//   - probe results: one map[string]vocab.ProbeResults keyed by container
 //     instance ID, for podactions and podstatus alike (Options.Validate
 //     reports a key that is a container name, or no instance's ID);
 //   - time: always an argument (Options.Now, a now parameter); nothing
@@ -60,7 +60,9 @@
 //   - [github.com/kubeletlogic/kubeletlogic/validation]: what the API server refuses;
 //   - [github.com/kubeletlogic/kubeletlogic/runtimestate]: what the runtime reports;
 //   - [github.com/kubeletlogic/kubeletlogic/features]: feature gates and the kubelet version;
-//   - [github.com/kubeletlogic/kubeletlogic/probe]: probe results and probe timing;
+//   - [github.com/kubeletlogic/kubeletlogic/vocab]: the shared words: probe results, kill reasons,
+//     the kubelet's sandbox messages, reason-cache entries;
+//   - [github.com/kubeletlogic/kubeletlogic/probe]: probe timing;
 //   - [github.com/kubeletlogic/kubeletlogic/containerhash]: the container hash;
 //   - [github.com/kubeletlogic/kubeletlogic/podgen]: random pods and states for property tests.
 //
@@ -93,7 +95,7 @@
 //	The grace period of one kill?                          termination.ContainerGracePeriod, StopTimeout
 //	When can a probe first kill (or start, ready) a        probe.ScheduleOf, FirstProbe, Commit
 //	  container?
-//	May the kubelet delete the API object now?             termination.MayDelete (CanBeDeleted)
+//	May the kubelet delete the API object now?             termination.CanBeDeleted
 //	Pod-worker states during termination?                  termination.UpdatePod, Complete, Query
 //	Would the API server accept this pod?                  validation.Pod
 //	Random pods and states for my own property tests?      podgen
@@ -117,6 +119,7 @@
 // holds the gates, Now the time, Probes the probe results, Cached the
 // kubelet's last status) or, for the small functions without one, a
 // features.Set argument. In both the zero Set is v1.37.2's defaults.
+// docs/architecture.md lists the functions with another shape, and why.
 // No exported function panics; a nil pod or runtime state has a documented
 // answer. Runtime states list sandboxes and containers newest first.
 // A name that matches nothing (a container name in an Options map, a probe

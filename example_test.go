@@ -164,11 +164,11 @@ func Example_deleteWithFinalizer() {
 	st, _ := runtimestate.FromYAML([]byte(`{sandboxes: [{id: s1, ready: true}], containers: [{id: c1, name: app, sandboxID: s1, state: running}]}`))
 	now := pod.DeletionTimestamp.Add(-30 * time.Second)
 	w := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateUpdate, Pod: pod}, now, features.Set{}).State
-	fmt.Println(termination.MayDelete(pod, st, w))
+	fmt.Println(termination.CanBeDeleted(pod, st, w))
 	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(time.Second), features.Set{})   // containers stopped
 	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(2*time.Second), features.Set{}) // volumes, cgroup
 	st.Containers[0].State, pod.Status.Phase = runtimestate.Exited, "Succeeded"
-	fmt.Println(termination.MayDelete(pod, st, w))
+	fmt.Println(termination.CanBeDeleted(pod, st, w))
 	// Output:
 	// the kubelet does not delete the pod yet: the API status phase is "Running", not Succeeded or Failed: the kubelet has not written a terminal status yet
 	// the kubelet deletes the pod now: deletionTimestamp set, terminal phase, pod worker finished

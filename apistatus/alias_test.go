@@ -13,6 +13,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/internal/aliastest"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 type aliasInput struct {
@@ -22,20 +23,20 @@ type aliasInput struct {
 }
 
 func drawAliasInput(t *rapid.T) aliasInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(t, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 	in := aliasInput{pod: c.Pod, st: c.State, opts: apistatus.Options{
-		Features: c.Features, Previous: c.Previous, StartFailures: map[string]apistatus.StartFailure{},
+		Features: c.Features, Cached: c.Previous, StartFailures: map[string]vocab.StartFailure{},
 		RecursiveReadOnlySupported: rapid.Bool().Draw(t, "rro"),
 	}}
 	for n, f := range c.StartFailures {
-		in.opts.StartFailures[n] = apistatus.StartFailure(f)
+		in.opts.StartFailures[n] = f
 	}
 	return in
 }
 
 func (in aliasInput) copy() aliasInput {
 	out := aliasInput{pod: in.pod.DeepCopy(), st: in.st.DeepCopy(), opts: in.opts}
-	out.opts.Previous = in.opts.Previous.DeepCopy()
+	out.opts.Cached = in.opts.Cached.DeepCopy()
 	out.opts.StartFailures = maps.Clone(in.opts.StartFailures)
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Waiting reasons and termination reasons the kubelet writes itself.
@@ -43,18 +44,6 @@ const (
 // Options.RuntimeType is empty.
 const DefaultRuntimeType = "containerd"
 
-// StartFailure is one entry of the kubelet's reason cache
-// (pkg/kubelet/reason_cache.go): the error of the last failed attempt to
-// start a container, such as Reason "CrashLoopBackOff" with Message
-// "back-off 10s restarting failed container=app pod=web_default(uid)", or
-// "ErrImagePull", "ImagePullBackOff", "CreateContainerConfigError",
-// "RunContainerError". The kubelet removes the entry when a start
-// succeeds.
-type StartFailure struct {
-	Reason  string
-	Message string
-}
-
 // Options are the inputs of Compute besides the pod and the runtime state.
 // The zero value is a kubelet v1.37.2 with its default gates, no cached
 // status, an empty reason cache and a runtime without recursive read-only
@@ -69,13 +58,13 @@ type Options struct {
 	// through restart.ShouldContainerBeRestarted, ContainerRestartRules.
 	// The zero value is kubelet v1.37.2's defaults (features.V1_37).
 	Features features.Set
-	// Previous is the pod status the kubelet generated last (its status
+	// Cached is the pod status the kubelet generated last (its status
 	// manager's cache). nil means the cache has none, and the kubelet then
 	// uses pod.Status, as generateAPIPodStatus does.
-	Previous *v1.PodStatus
+	Cached *v1.PodStatus
 	// StartFailures are the reason cache's entries for the pod, by
 	// container name. A container absent from the map has no entry.
-	StartFailures map[string]StartFailure
+	StartFailures map[string]vocab.StartFailure
 	// RecursiveReadOnlySupported is whether the runtime handler of the
 	// pod's runtime class reports support for recursive read-only mounts.
 	// false is also what a kubelet without runtime-handler information
@@ -162,7 +151,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if st == nil {
 		st = &runtimestate.Pod{}
 	}
-	prev := opts.Previous
+	prev := opts.Cached
 	if prev == nil {
 		prev = &pod.Status
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 var (
@@ -98,7 +99,7 @@ func TestCompute(t *testing.T) {
 	raPod.Spec.Containers[1].RestartPolicy = ptr(v1.ContainerRestartPolicyAlways)
 	raPod.Spec.Containers[1].RestartPolicyRules = []v1.ContainerRestartRule{{Action: v1.ContainerRestartRuleActionRestartAllContainers,
 		ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}}
-	crash := map[string]StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=app pod=web_default(uid-1)"}}
+	crash := map[string]vocab.StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=app pod=web_default(uid-1)"}}
 
 	tests := []struct {
 		name    string
@@ -174,7 +175,7 @@ func TestCompute(t *testing.T) {
 		name: "vanished while running: ContainerStatusUnknown last state, one more restart",
 		pod:  pod(v1.RestartPolicyAlways, nil, "app"),
 		st:   rstate(),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 2,
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 2,
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}}}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", RestartCount: 3, State: waiting(ContainerCreating),
 			LastTerminationState: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{Reason: ContainerStatusUnknown, Message: MessageVanishedWhenDeleted, ExitCode: 137}}}},
@@ -182,7 +183,7 @@ func TestCompute(t *testing.T) {
 		name: "vanished while running in a pod being deleted: no extra restart",
 		pod:  deleted,
 		st:   rstate(),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 2,
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 2,
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}}}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", RestartCount: 2, State: waiting(ContainerCreating),
 			LastTerminationState: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{Reason: ContainerStatusUnknown, Message: MessageVanishedWhenDeleted, ExitCode: 137}}}},
@@ -190,7 +191,7 @@ func TestCompute(t *testing.T) {
 		name: "unknown after running: terminated ContainerStatusUnknown",
 		pod:  pod(v1.RestartPolicyAlways, nil, "app"),
 		st:   rstate(runtimestate.Container{ID: "c1", Name: "app", State: runtimestate.Unknown, CreatedAt: at(10), StartedAt: at(11), RestartCount: 0}),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 0, ContainerID: "containerd://c1",
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", RestartCount: 0, ContainerID: "containerd://c1",
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}}}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", ContainerID: "containerd://c1", RestartCount: 1,
 			State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{Reason: ContainerStatusUnknown, Message: MessageVanishedWhenTerminated, ExitCode: 137}}}},
@@ -208,14 +209,14 @@ func TestCompute(t *testing.T) {
 		name: "a previous terminated status is reused whole when the runtime has nothing",
 		pod:  pod(v1.RestartPolicyNever, nil, "app"),
 		st:   rstate(),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", Image: "old", Ready: true, RestartCount: 4,
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", Image: "old", Ready: true, RestartCount: 4,
 			State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 0, "Completed")}}}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "old", Ready: true, RestartCount: 4, State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 0, "Completed")}}},
 	}, {
 		name: "running keeps the previous Started (gate ChangeContainerStatusOnKubeletRestart off)",
 		pod:  pod(v1.RestartPolicyAlways, nil, "app"),
 		st:   rstate(running("c1", "app", 10, 0)),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", Started: ptr(true), Ready: true,
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", Started: ptr(true), Ready: true,
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}}}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", ContainerID: "containerd://c1", Started: ptr(true),
 			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: mt(11)}}}},
@@ -223,7 +224,7 @@ func TestCompute(t *testing.T) {
 		name: "RestartAllContainers: a removed container waits with the reset reason",
 		pod:  raPod,
 		st:   rstate(exited("c2", "b", 20, 42, "Error", 0)),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
 			{Name: "a", RestartCount: 1, ContainerID: "containerd://c1", State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}},
 		}}},
 		restart: true,
@@ -237,7 +238,7 @@ func TestCompute(t *testing.T) {
 		name: "RestartAllContainers gate off: the removed container is ContainerStatusUnknown instead",
 		pod:  raPod,
 		st:   rstate(exited("c2", "b", 20, 42, "Error", 0)),
-		opts: Options{Features: noRA, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
+		opts: Options{Features: noRA, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
 			{Name: "a", RestartCount: 1, ContainerID: "containerd://c1", State: v1.ContainerState{Running: &v1.ContainerStateRunning{}}},
 		}}},
 		want: []v1.ContainerStatus{
@@ -249,7 +250,7 @@ func TestCompute(t *testing.T) {
 		name: "RestartAllContainers: a rerun keeps the higher previous restart count plus one",
 		pod:  raPod,
 		st:   rstate(running("c3", "a", 40, 0)),
-		opts: Options{Features: defaults, Previous: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
+		opts: Options{Features: defaults, Cached: &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{
 			{Name: "a", RestartCount: 2, ContainerID: "containerd://c1", State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 137, RestartingAllContainers)}},
 		}}},
 		want: []v1.ContainerStatus{
@@ -272,7 +273,7 @@ func TestCompute(t *testing.T) {
 		name: "init container that succeeded ignores its reason cache entry",
 		pod:  initPod,
 		st:   rstate(exited("c1", "init", 10, 0, "Completed", 0)),
-		opts: Options{Features: defaults, StartFailures: map[string]StartFailure{"init": {Reason: "CrashLoopBackOff"}, "side": {Reason: "ImagePullBackOff", Message: "pulling"}}},
+		opts: Options{Features: defaults, StartFailures: map[string]vocab.StartFailure{"init": {Reason: "CrashLoopBackOff"}, "side": {Reason: "ImagePullBackOff", Message: "pulling"}}},
 		want: []v1.ContainerStatus{{Name: "app", Image: "img:app", State: waiting(PodInitializing)}},
 		initW: []v1.ContainerStatus{
 			{Name: "init", Image: "img:init", ContainerID: "containerd://c1", State: v1.ContainerState{Terminated: terminatedAPI("c1", 10, 0, "Completed")}},
@@ -320,7 +321,7 @@ func TestResources(t *testing.T) {
 	prev := &v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{Name: "app", ContainerID: "containerd://c1",
 		State:     v1.ContainerState{Running: &v1.ContainerStateRunning{}},
 		Resources: &v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceMemory: resource.MustParse("32Mi")}}}}}
-	got := Compute(p, rstate(c), Options{Features: features.V1_37(), Previous: prev})
+	got := Compute(p, rstate(c), Options{Features: features.V1_37(), Cached: prev})
 	want := &v1.ResourceRequirements{
 		// 2m reported and 1m allocated are both at the 2m minimum of cpu
 		// shares: the allocated value stays. Memory is not reported: the
@@ -337,7 +338,7 @@ func TestResources(t *testing.T) {
 
 	off := features.V1_37()
 	off, _ = off.With(features.InPlacePodVerticalScaling, false)
-	if r := Compute(p, rstate(c), Options{Features: off, Previous: prev}).ContainerStatuses[0]; r.Resources != nil || r.AllocatedResources != nil {
+	if r := Compute(p, rstate(c), Options{Features: off, Cached: prev}).ContainerStatuses[0]; r.Resources != nil || r.AllocatedResources != nil {
 		t.Errorf("gate off: resources %v, allocated %v, want none", r.Resources, r.AllocatedResources)
 	}
 }

@@ -16,7 +16,7 @@ import (
 func BenchmarkCompute(b *testing.B) {
 	f := features.V1_37()
 	gen := rapid.Custom(func(t *rapid.T) podgen.StatusCase {
-		return podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
+		return podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 	})
 	cases := make([]podgen.StatusCase, 500)
 	for i := range cases {
@@ -25,6 +25,6 @@ func BenchmarkCompute(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := &cases[i%len(cases)]
-		apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous})
+		apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous})
 	}
 }

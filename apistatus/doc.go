@@ -17,7 +17,7 @@
 //   - the runtime state ([runtimestate.Pod], the kubelet's
 //     kubecontainer.PodStatus);
 //   - the previous pod status: the status manager's cached status, or the
-//     API's pod.Status when the cache has none ([Options.Previous]);
+//     API's pod.Status when the cache has none ([Options.Cached]);
 //   - the reason cache, which holds the error of the last failed start of
 //     each container, such as CrashLoopBackOff with its back-off message
 //     ([Options.StartFailures]);

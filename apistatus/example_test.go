@@ -9,6 +9,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // A container that keeps exiting 1 under restartPolicy Always, while the
@@ -32,7 +33,7 @@ func ExampleCompute() {
 	}
 	s := apistatus.Compute(pod, st, apistatus.Options{
 		Features:      features.V1_37(),
-		StartFailures: map[string]apistatus.StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 2m40s restarting failed container=app"}},
+		StartFailures: map[string]vocab.StartFailure{"app": {Reason: "CrashLoopBackOff", Message: "back-off 2m40s restarting failed container=app"}},
 	})
 	fmt.Print(s)
 	// Output: container app: waiting CrashLoopBackOff (back-off 2m40s restarting failed container=app); last terminated exit 1 Error; restarts 6; ready false; started nil; id containerd://c7

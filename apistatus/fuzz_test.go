@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // FuzzCompute feeds arbitrary pods, runtime states, previous statuses and
@@ -20,11 +21,11 @@ func FuzzCompute(f *testing.F) {
 	f.Add([]byte(`{}`), uint8(255))
 	f.Fuzz(func(t *testing.T, data []byte, gates uint8) {
 		var in struct {
-			Pod      *v1.Pod                 `json:"pod"`
-			State    *runtimestate.Pod       `json:"state"`
-			Prev     *v1.PodStatus           `json:"prev"`
-			Failures map[string]StartFailure `json:"failures"`
-			RRO      bool                    `json:"rro"`
+			Pod      *v1.Pod                       `json:"pod"`
+			State    *runtimestate.Pod             `json:"state"`
+			Prev     *v1.PodStatus                 `json:"prev"`
+			Failures map[string]vocab.StartFailure `json:"failures"`
+			RRO      bool                          `json:"rro"`
 		}
 		if json.Unmarshal(data, &in) != nil {
 			return
@@ -36,7 +37,7 @@ func FuzzCompute(f *testing.F) {
 			}
 		}
 		before, _ := json.Marshal(in)
-		s := Compute(in.Pod, in.State, Options{Features: fs, Previous: in.Prev, StartFailures: in.Failures, RecursiveReadOnlySupported: in.RRO})
+		s := Compute(in.Pod, in.State, Options{Features: fs, Cached: in.Prev, StartFailures: in.Failures, RecursiveReadOnlySupported: in.RRO})
 		_ = s.String()
 		if after, _ := json.Marshal(in); string(after) != string(before) {
 			t.Fatalf("Compute changed its arguments:\nbefore %s\nafter  %s", before, after)

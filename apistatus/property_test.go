@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestProperties checks, on random pods, runtime states and previous
@@ -20,12 +21,12 @@ import (
 // the previous status; and the answer is the same twice.
 func TestProperties(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(rt, "case")
-		fails := map[string]StartFailure{}
+		c := podgen.StatusCases(podgen.CaseOptions{}).Draw(rt, "case")
+		fails := map[string]vocab.StartFailure{}
 		for n, f := range c.StartFailures {
-			fails[n] = StartFailure(f)
+			fails[n] = f
 		}
-		opts := Options{Features: c.Features, Previous: c.Previous, StartFailures: fails}
+		opts := Options{Features: c.Features, Cached: c.Previous, StartFailures: fails}
 		before, _ := json.Marshal(c)
 		got := Compute(c.Pod, c.State, opts)
 		if after, _ := json.Marshal(c); string(after) != string(before) {

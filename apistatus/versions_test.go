@@ -50,7 +50,7 @@ func TestComputeVersions(t *testing.T) {
 		{features.V1_37(), true},
 		{v137off, false},
 	} {
-		got := Compute(app, rstate(running("B", "app", 30, 0)), Options{Features: tc.f, Previous: prev})
+		got := Compute(app, rstate(running("B", "app", 30, 0)), Options{Features: tc.f, Cached: prev})
 		last := got.ContainerStatuses[0].LastTerminationState.Terminated
 		if carried := last != nil && last.ExitCode == 42; carried != tc.carry {
 			t.Errorf("D8 %s: lastState.terminated = %+v, want carried over: %v", tc.f, last, tc.carry)

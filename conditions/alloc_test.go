@@ -25,7 +25,7 @@ type allocCase struct {
 
 func allocCases(n int) []allocCase {
 	gen := rapid.Custom(func(t *rapid.T) allocCase {
-		c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(t, "case")
+		c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 		c.Pod.Spec.ReadinessGates = podgen.ReadinessGates().Draw(t, "readiness gates")
 		r := podstatus.Compute(c.Pod, c.State, podstatus.Options{Features: c.Features, Cached: c.Previous})
 		prev := c.Previous

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 var (
@@ -183,14 +184,14 @@ func TestPodReadyToStartContainers(t *testing.T) {
 		st   *runtimestate.Pod
 		msg  string // "" = True
 	}{
-		{"no runtime state", p, nil, MessageNoPodSandbox},
-		{"no sandbox", p, &runtimestate.Pod{}, MessageNoPodSandbox},
+		{"no runtime state", p, nil, vocab.MsgNoPodSandbox},
+		{"no sandbox", p, &runtimestate.Pod{}, vocab.MsgNoPodSandbox},
 		{"ready sandbox with an IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "10.0.0.1")}}, ""},
-		{"two ready sandboxes", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s2", true, "10.0.0.2"), sb("s1", true, "10.0.0.1")}}, MessageMultipleSandboxes},
-		{"latest not ready", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s2", false, ""), sb("s1", true, "10.0.0.1")}}, MessageSandboxNotReady},
-		{"hostNetwork pod in a POD-mode sandbox", hostNet, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, MessageNetworkNamespaceMode},
+		{"two ready sandboxes", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s2", true, "10.0.0.2"), sb("s1", true, "10.0.0.1")}}, vocab.MsgMultipleSandboxes},
+		{"latest not ready", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s2", false, ""), sb("s1", true, "10.0.0.1")}}, vocab.MsgSandboxNotReady},
+		{"hostNetwork pod in a POD-mode sandbox", hostNet, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, vocab.MsgNetworkNamespaceMode},
 		{"hostNetwork pod needs no IP", hostNet, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NetworkMode: runtimestate.NamespaceNode}}}, ""},
-		{"no IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NoIP: true}}}, MessageSandboxHasNoIPAddress},
+		{"no IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NoIP: true}}}, vocab.MsgNoIPAddress},
 		{"IP left out: taken to have one", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{sb("s1", true, "")}}, ""},
 		{"no network status at all is not a missing IP", p, &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, NoNetworkStatus: true}}}, ""},
 	}
@@ -333,7 +334,7 @@ func TestFacts17And18(t *testing.T) {
 		}
 	}
 	check(t, *find(got, v1.PodScheduled), cond(v1.PodScheduled, v1.ConditionTrue, "", ""))
-	check(t, *find(got, v1.PodReadyToStartContainers), cond(v1.PodReadyToStartContainers, v1.ConditionFalse, ReasonPodSandboxNotReady, MessageNoPodSandbox))
+	check(t, *find(got, v1.PodReadyToStartContainers), cond(v1.PodReadyToStartContainers, v1.ConditionFalse, ReasonPodSandboxNotReady, vocab.MsgNoPodSandbox))
 	check(t, *find(got, v1.PodReady), cond(v1.PodReady, v1.ConditionFalse, ReasonContainersNotReady, "containers with unready status: [nginx]"))
 
 	running := &v1.PodStatus{Phase: v1.PodRunning, ContainerStatuses: []v1.ContainerStatus{cs("nginx", true, yes())}}

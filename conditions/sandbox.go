@@ -6,16 +6,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// The messages of PodReadyToStartContainers=False
-// (pkg/kubelet/types/constants.go): the reasons PodSandboxChanged gives.
-const (
-	MessageNoPodSandbox          = runtimestate.MsgNoPodSandbox
-	MessageMultipleSandboxes     = runtimestate.MsgMultipleSandboxes
-	MessageSandboxNotReady       = runtimestate.MsgSandboxNotReady
-	MessageNetworkNamespaceMode  = runtimestate.MsgNetworkNamespaceMode
-	MessageSandboxHasNoIPAddress = runtimestate.MsgNoIPAddress
-)
-
 // sandboxChanged reports whether the kubelet would create a new sandbox for
 // pod, and the message it gives (runtimeutil.PodSandboxChanged in
 // pkg/kubelet/kuberuntime/util/util.go, as runtimestate.SandboxChanged

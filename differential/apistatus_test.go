@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // apistatusCases: cases per run, each under its own random gate set.
@@ -27,11 +28,11 @@ var quantityEqual = cmp.Comparer(func(a, b resource.Quantity) bool {
 
 func TestDifferentialApistatus(t *testing.T) {
 	check(t, apistatusCases, []string{"convertToAPIContainerStatuses"}, func(rt *rapid.T, f features.Set) {
-		c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
-		ours := map[string]apistatus.StartFailure{}
+		c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
+		ours := map[string]vocab.StartFailure{}
 		theirs := map[string]kubelet.KLApistatusStartFailure{}
 		for n, sf := range c.StartFailures {
-			ours[n] = apistatus.StartFailure(sf)
+			ours[n] = sf
 			theirs[n] = kubelet.KLApistatusStartFailure(sf)
 		}
 		old := c.Pod.Status
@@ -39,7 +40,7 @@ func TestDifferentialApistatus(t *testing.T) {
 			old = *c.Previous
 		}
 		wantInit, want, wantEph, wantRestarting := kubelet.KLApistatusConvert(c.Pod.DeepCopy(), kubeletconv.PodStatus(c.State), *old.DeepCopy(), theirs)
-		got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
+		got := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType})
 		wantAll := apistatus.Statuses{InitContainerStatuses: wantInit, ContainerStatuses: want, EphemeralContainerStatuses: wantEph, RestartingAllContainers: wantRestarting}
 		if d := cmp.Diff(wantAll, got, quantityEqual); d != "" {
 			rt.Fatalf("statuses differ from the kubelet's (-kubelet +ours):\n%s\nkubelet:\n%s\nours:\n%s", d, wantAll, got)

@@ -31,6 +31,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // benchCases is how many inputs each row draws (once, fixed seeds, at the
@@ -311,17 +312,17 @@ func benchApistatus(b *testing.B) (func(int) int, func(int) int) {
 	}
 	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
-		return tc{c: podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")}
+		return tc{c: podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")}
 	})
 	for i := range cs {
 		c := &cs[i]
-		ours := map[string]apistatus.StartFailure{}
+		ours := map[string]vocab.StartFailure{}
 		theirs := map[string]kubelet.KLApistatusStartFailure{}
 		for n, sf := range c.c.StartFailures {
-			ours[n] = apistatus.StartFailure(sf)
+			ours[n] = sf
 			theirs[n] = kubelet.KLApistatusStartFailure(sf)
 		}
-		c.opts = apistatus.Options{Features: f, Previous: c.c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType}
+		c.opts = apistatus.Options{Features: f, Cached: c.c.Previous, StartFailures: ours, RuntimeType: kubeletconv.RuntimeType}
 		old := c.c.Pod.Status
 		if c.c.Previous != nil {
 			old = *c.c.Previous
@@ -513,11 +514,11 @@ func benchContainerGrace(b *testing.B) (func(int) int, func(int) int) {
 	type tc struct {
 		pod    *v1.Pod
 		c      *v1.Container
-		reason termination.KillReason
+		reason vocab.KillReason
 	}
 	f := defaultGates()
-	reasons := []termination.KillReason{termination.ReasonStartupProbe, termination.ReasonLivenessProbe,
-		termination.ReasonFailedPostStartHook, termination.ReasonUnknown}
+	reasons := []vocab.KillReason{vocab.ReasonStartupProbe, vocab.ReasonLivenessProbe,
+		vocab.ReasonFailedPostStartHook, vocab.ReasonUnknown}
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		if rapid.Bool().Draw(t, "redraw deletion grace") {
@@ -578,7 +579,6 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 		pod      *v1.Pod
 		finished bool
 	}
-	f := defaultGates()
 	cs := drawBench(benchCases, func(t *rapid.T) tc {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(t, "pod")
 		pod.Status.Phase = rapid.SampledFrom([]v1.PodPhase{"", v1.PodPending, v1.PodRunning, v1.PodSucceeded, v1.PodFailed, v1.PodUnknown}).Draw(t, "phase")
@@ -588,13 +588,13 @@ func benchCanBeDeleted(b *testing.B) (func(int) int, func(int) int) {
 		return tc{pod: pod, finished: rapid.Bool().Draw(t, "finished")}
 	})
 	for i, c := range cs {
-		if got, want := termination.CanBeDeleted(c.pod, c.finished, f), status.KLBenchCanBeDeleted(c.pod, c.finished); got != want {
+		if got, want := termination.CanBeDeleted(c.pod, nil, &termination.WorkerState{Finished: c.finished}).Delete, status.KLBenchCanBeDeleted(c.pod, c.finished); got != want {
 			b.Fatalf("case %d: %v, kubelet %v", i, got, want)
 		}
 	}
 	return func(i int) int {
 			c := &cs[i%len(cs)]
-			return b2i(termination.CanBeDeleted(c.pod, c.finished, f))
+			return b2i(termination.CanBeDeleted(c.pod, nil, &termination.WorkerState{Finished: c.finished}).Delete)
 		}, func(i int) int {
 			c := &cs[i%len(cs)]
 			return b2i(status.KLBenchCanBeDeleted(c.pod, c.finished))
@@ -626,15 +626,15 @@ func BenchmarkAnswerCopy(b *testing.B) {
 	})
 	b.Run("convertToAPIContainerStatuses", func(b *testing.B) {
 		cs := drawBench(benchCases, func(t *rapid.T) podgen.StatusCase {
-			return podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
+			return podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
 		})
 		answers := make([]apistatus.Statuses, len(cs))
 		for i, c := range cs {
-			sf := map[string]apistatus.StartFailure{}
+			sf := map[string]vocab.StartFailure{}
 			for n, s := range c.StartFailures {
-				sf[n] = apistatus.StartFailure(s)
+				sf[n] = s
 			}
-			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
+			answers[i] = apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: sf, RuntimeType: kubeletconv.RuntimeType})
 		}
 		b.Run("copy", func(b *testing.B) {
 			benchLoop(b, func(i int) int {

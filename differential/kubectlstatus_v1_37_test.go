@@ -16,6 +16,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // printerStatus runs the v1.37.2 server-side pod printer on pod (converted
@@ -49,12 +50,12 @@ func kubectlPod(t *rapid.T, f features.Set) *v1.Pod {
 	if rapid.Bool().Draw(t, "arbitrary status") {
 		return podgen.PodWithStatus(podgen.PodOptions{}).Draw(t, "pod")
 	}
-	c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(t, "case")
-	fails := map[string]apistatus.StartFailure{}
+	c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(t, "case")
+	fails := map[string]vocab.StartFailure{}
 	for n, sf := range c.StartFailures {
-		fails[n] = apistatus.StartFailure(sf)
+		fails[n] = sf
 	}
-	s := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Previous: c.Previous, StartFailures: fails})
+	s := apistatus.Compute(c.Pod, c.State, apistatus.Options{Features: f, Cached: c.Previous, StartFailures: fails})
 	shape := podgen.PodWithStatus(podgen.PodOptions{}).Draw(t, "status shape")
 	pod := c.Pod
 	pod.Status = shape.Status

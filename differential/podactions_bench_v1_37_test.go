@@ -19,6 +19,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // paBenchCase is one input, prepared for both sides.
@@ -57,7 +58,7 @@ func paBenchCases(b *testing.B, n int, keep func(podactions.Actions) bool) []paB
 			c.st.Containers[j].ID = prefix + c.st.Containers[j].ID
 		}
 		if c.opts.Probes != nil {
-			probes := map[string]podactions.Probes{}
+			probes := map[string]vocab.ProbeResults{}
 			for id, p := range c.opts.Probes {
 				probes[prefix+id] = p
 			}

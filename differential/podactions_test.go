@@ -16,6 +16,8 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // podActionsCases: cases per run, each under its own random gate set.
@@ -183,7 +185,7 @@ func paFromOurs(a podactions.Actions) paCompared {
 }
 
 // paProbeMaps converts probe results to the adapter's maps.
-func paProbeMaps(probes map[string]podactions.Probes) (liveness, startup map[string]string) {
+func paProbeMaps(probes map[string]vocab.ProbeResults) (liveness, startup map[string]string) {
 	liveness, startup = map[string]string{}, map[string]string{}
 	for id, p := range probes {
 		if p.Liveness != "" {
@@ -214,14 +216,14 @@ func paKubelet(pod *v1.Pod, ks *kubecontainer.PodStatus, opts podactions.Options
 }
 
 func TestDifferentialPodActions(t *testing.T) {
-	check(t, podActionsCases, []string{"podactions.SandboxChanged", "podactions.Compute"}, func(rt *rapid.T, f features.Set) {
+	check(t, podActionsCases, []string{"runtimestate.SandboxChanged", "podactions.Compute"}, func(rt *rapid.T, f features.Set) {
 		c := podgen.Cases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
 		opts := podgen.PodActionsOptions(c).Draw(rt, "options")
 		kst, st := listed(rt, c.State)
 		c.State = st
 		ks := kubeletconv.PodStatus(kst)
 
-		sb := podactions.SandboxChanged(c.Pod, c.State)
+		sb := runtimestate.SandboxChanged(c.Pod, c.State)
 		wantSB, withMessage := kubeletSandboxChanged(c.Pod, ks)
 		if !withMessage {
 			sb.Message = "" // this kubelet gives no message to compare
@@ -229,7 +231,7 @@ func TestDifferentialPodActions(t *testing.T) {
 		if sb != wantSB {
 			rt.Fatalf("SandboxChanged = %+v, kubelet %+v", sb, wantSB)
 		}
-		compared(rt, "podactions.SandboxChanged")
+		compared(rt, "runtimestate.SandboxChanged")
 
 		opts.Features = f
 		// The kubelet gets exactly the drawn record: read it as

@@ -15,12 +15,12 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/differential/kubeletconv"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Cases per run, each under its own random gate set.
@@ -42,7 +42,7 @@ var (
 )
 
 func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{Gates: &f}).Draw(rt, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{Gates: &f}).Draw(rt, "case")
 	pod := c.Pod
 	// What statusPod adds to a pod: static pods, readiness gates, a
 	// deadline, a generation; plus host networking, and an API status next
@@ -86,13 +86,13 @@ func drawPodstatusInput(rt *rapid.T, f features.Set) podstatusInput {
 	o.Now = drawNow(rt)
 	o.RuntimeType = kubeletconv.RuntimeType
 	o.ResizeConditions = in.resize
-	o.StartFailures = map[string]apistatus.StartFailure{}
+	o.StartFailures = map[string]vocab.StartFailure{}
 	for n, sf := range c.StartFailures {
-		o.StartFailures[n] = apistatus.StartFailure(sf)
+		o.StartFailures[n] = sf
 	}
-	o.Probes = map[string]podstatus.Probes{}
+	o.Probes = map[string]vocab.ProbeResults{}
 	for id, p := range podgen.ProbeResults(pod, c.State).Draw(rt, "probe results") {
-		o.Probes[id] = podstatus.Probes{Readiness: podstatus.ProbeResult(p.Readiness), Startup: podstatus.ProbeResult(p.Startup)}
+		o.Probes[id] = vocab.ProbeResults{Readiness: vocab.ProbeResult(p.Readiness), Startup: vocab.ProbeResult(p.Startup)}
 	}
 	// Probe workers: those AddPod creates (Options.ProbeWorkers nil), or
 	// any set.

@@ -572,7 +572,7 @@ func TestDifferentialTerminationWaitForTurn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			waited := kuberuntime.KLTerminationWaitForTurn(pod, []string{"app", "sidecar-0"}, "sidecar-0", tc.grace, tc.terminate)
-			s := termination.StopTimeout(tc.grace, nil, false, 0, true, tc.turn, f)
+			s := termination.StopTimeout(tc.grace, termination.StopOptions{Features: f, Ordered: true, TurnAfter: tc.turn})
 			if got, want := s.WaitDeducted, int64(waited); got != want {
 				t.Errorf("deducted %d, kubelet %d (waited %.3fs)", got, want, waited)
 			}

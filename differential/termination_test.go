@@ -20,6 +20,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // terminationCases: cases per run of each test, each under its own random
@@ -37,8 +38,8 @@ func graceValue(t *rapid.T, label string) *int64 {
 }
 
 func TestDifferentialTerminationGrace(t *testing.T) {
-	reasons := []termination.KillReason{termination.ReasonStartupProbe, termination.ReasonLivenessProbe,
-		termination.ReasonFailedPostStartHook, termination.ReasonRestartAllContainers, termination.ReasonUnknown, "Other"}
+	reasons := []vocab.KillReason{vocab.ReasonStartupProbe, vocab.ReasonLivenessProbe,
+		vocab.ReasonFailedPostStartHook, vocab.ReasonRestartAllContainers, vocab.ReasonUnknown, "Other"}
 	check(t, terminationCases, []string{"ContainerGracePeriod", "EffectiveGracePeriod", "CanBeDeleted", "HasSidecars"}, func(rt *rapid.T, f features.Set) {
 		pod := podgen.Pod(podgen.PodOptions{}).Draw(rt, "pod")
 		if rapid.Bool().Draw(rt, "redraw deletion grace") {
@@ -70,7 +71,7 @@ func TestDifferentialTerminationGrace(t *testing.T) {
 			pod.Annotations = map[string]string{termination.MirrorPodAnnotation: ""}
 		}
 		finished := rapid.Bool().Draw(rt, "finished")
-		if got, want := termination.CanBeDeleted(pod, finished, f), status.KLTerminationCanBeDeleted(pod, finished); got != want {
+		if got, want := termination.CanBeDeleted(pod, nil, &termination.WorkerState{Finished: finished}).Delete, status.KLTerminationCanBeDeleted(pod, finished); got != want {
 			rt.Fatalf("CanBeDeleted(phase %q, finished %v) = %v, kubelet %v", pod.Status.Phase, finished, got, want)
 		}
 		compared(rt, "CanBeDeleted")

@@ -17,7 +17,7 @@
 //     with the status manager's cached status and the API status, and the
 //     final guard), reason and message kept while the phase stays, and the
 //     active-deadline pod sync handler (DeadlineExceeded).
-//   - [Kill.Apply]: the status functions of kubelet-initiated terminations
+//   - [PodKill.Apply]: the status functions of kubelet-initiated terminations
 //     (eviction, preemption of a pod for a critical pod, graceful node
 //     shutdown), which the kubelet applies to the generated status before
 //     storing it; Resolve then keeps their phase, reason and message.

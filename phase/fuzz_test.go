@@ -52,7 +52,7 @@ func FuzzPhase(f *testing.F) {
 		PastActiveDeadline(in.Pod, in.Cached, clock)
 		IsStaticPod(in.Pod)
 		for _, k := range []KillKind{KillEviction, KillPreemption, KillNodeShutdown, ""} {
-			Kill{Kind: k, Message: "m", NoDisruptionCondition: flags&2 != 0}.Apply(in.Status, in.Pod, clock, fs)
+			PodKill{Kind: k, Message: "m", NoDisruptionCondition: flags&2 != 0}.Apply(in.Status, in.Pod, clock, fs)
 		}
 	})
 }

@@ -160,10 +160,11 @@ const (
 	KillNodeShutdown KillKind = "NodeShutdown"
 )
 
-// Kill is a kubelet-initiated termination. Its Apply is the status function
-// the kubelet passes with the kill request and applies, in
-// SyncTerminatingPod, to the status it generated before storing it.
-type Kill struct {
+// PodKill is a kubelet-initiated termination of a whole pod (a
+// podactions.Kill is one container's). Its Apply is the status function the
+// kubelet passes with the kill request and applies, in SyncTerminatingPod,
+// to the status it generated before storing it.
+type PodKill struct {
 	Kind KillKind
 	// Message is the eviction message (KillEviction only; the other kinds
 	// have fixed messages).
@@ -198,7 +199,7 @@ type Kill struct {
 // DisruptionTarget condition of status already has one). An unknown Kind
 // changes nothing. A nil pod reads as an empty pod; a nil status as an
 // empty one.
-func (k Kill) Apply(status *v1.PodStatus, pod *v1.Pod, now time.Time, f features.Set) *v1.PodStatus {
+func (k PodKill) Apply(status *v1.PodStatus, pod *v1.Pod, now time.Time, f features.Set) *v1.PodStatus {
 	out := &v1.PodStatus{}
 	if status != nil {
 		out = status.DeepCopy()

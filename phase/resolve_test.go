@@ -87,31 +87,31 @@ func TestKillApply(t *testing.T) {
 
 	tests := []struct {
 		name            string
-		kill            Kill
+		kill            PodKill
 		in              *v1.PodStatus
 		phase           v1.PodPhase
 		reason, message string
 		cond            *v1.PodCondition
 	}{
-		{"eviction", Kill{Kind: KillEviction, Message: "The node was low on resource: memory."}, base,
+		{"eviction", PodKill{Kind: KillEviction, Message: "The node was low on resource: memory."}, base,
 			v1.PodFailed, ReasonEvicted, "The node was low on resource: memory.",
 			&v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, Reason: ReasonTerminationByKubelet,
 				Message: "The node was low on resource: memory.", ObservedGeneration: 3, LastTransitionTime: metav1.NewTime(t0)}},
-		{"eviction over a local-storage limit has no condition", Kill{Kind: KillEviction, Message: "m", NoDisruptionCondition: true}, base,
+		{"eviction over a local-storage limit has no condition", PodKill{Kind: KillEviction, Message: "m", NoDisruptionCondition: true}, base,
 			v1.PodFailed, ReasonEvicted, "m", nil},
-		{"preemption keeps an earlier DisruptionTarget's time", Kill{Kind: KillPreemption}, withDT,
+		{"preemption keeps an earlier DisruptionTarget's time", PodKill{Kind: KillPreemption}, withDT,
 			v1.PodFailed, ReasonPreempting, MessagePreempting,
 			&v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, Reason: ReasonTerminationByKubelet,
 				Message: MessagePreemptionDisruption, ObservedGeneration: 3, LastTransitionTime: old}},
-		{"node shutdown keeps Succeeded", Kill{Kind: KillNodeShutdown}, succeeded,
+		{"node shutdown keeps Succeeded", PodKill{Kind: KillNodeShutdown}, succeeded,
 			v1.PodSucceeded, ReasonNodeShutdown, MessageNodeShutdown,
 			&v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, Reason: ReasonTerminationByKubelet,
 				Message: MessageNodeShutdown, ObservedGeneration: 3, LastTransitionTime: metav1.NewTime(t0)}},
-		{"node shutdown fails a running pod", Kill{Kind: KillNodeShutdown}, base,
+		{"node shutdown fails a running pod", PodKill{Kind: KillNodeShutdown}, base,
 			v1.PodFailed, ReasonNodeShutdown, MessageNodeShutdown,
 			&v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, Reason: ReasonTerminationByKubelet,
 				Message: MessageNodeShutdown, ObservedGeneration: 3, LastTransitionTime: metav1.NewTime(t0)}},
-		{"unknown kind changes nothing", Kill{Kind: "Other"}, base, v1.PodRunning, "", "", nil},
+		{"unknown kind changes nothing", PodKill{Kind: "Other"}, base, v1.PodRunning, "", "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,12 +141,12 @@ func TestKillApply(t *testing.T) {
 			}
 		})
 	}
-	if got := (Kill{Kind: KillPreemption}).Apply(nil, nil, t0, features.V1_37()); got.Phase != v1.PodFailed || len(got.Conditions) != 1 || got.Conditions[0].ObservedGeneration != 0 {
+	if got := (PodKill{Kind: KillPreemption}).Apply(nil, nil, t0, features.V1_37()); got.Phase != v1.PodFailed || len(got.Conditions) != 1 || got.Conditions[0].ObservedGeneration != 0 {
 		t.Errorf("nil status and pod: %+v", got)
 	}
 	off := features.V1_37()
 	off, _ = off.With(features.PodObservedGenerationTracking, false)
-	if got := (Kill{Kind: KillPreemption}).Apply(base, p, t0, off); got.Conditions[1].ObservedGeneration != 0 {
+	if got := (PodKill{Kind: KillPreemption}).Apply(base, p, t0, off); got.Conditions[1].ObservedGeneration != 0 {
 		t.Errorf("tracking off, no earlier generation: observedGeneration %d", got.Conditions[1].ObservedGeneration)
 	}
 }

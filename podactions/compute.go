@@ -7,6 +7,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Compute returns what the kubelet does next for pod, given what the
@@ -61,27 +62,27 @@ func state(c *runtimestate.Container) runtimestate.State {
 
 // probe returns the result of kind liveness (or startup) for instance id
 // and whether there is one.
-func (c *computer) probe(id string, liveness bool) (ProbeResult, bool) {
+func (c *computer) probe(id string, liveness bool) (vocab.ProbeResult, bool) {
 	p, ok := c.opts.Probes[id]
 	if !ok {
-		return NoResult, false
+		return vocab.ProbeNoResult, false
 	}
 	r := p.Startup
 	if liveness {
 		r = p.Liveness
 	}
 	switch r {
-	case NoResult:
-		return NoResult, false
-	case Success, Failure:
+	case vocab.ProbeNoResult:
+		return vocab.ProbeNoResult, false
+	case vocab.ProbeSuccess, vocab.ProbeFailure:
 		return r, true
 	}
-	return Unknown, true
+	return vocab.ProbeUnknown, true
 }
 
 func (c *computer) compute() {
 	pod, a := c.pod, &c.a
-	sb := SandboxChanged(pod, c.st)
+	sb := runtimestate.SandboxChanged(pod, c.st)
 	a.KillPod, a.CreateSandbox = sb.Changed, sb.Changed
 	a.SandboxID, a.Attempt, a.SandboxMessage = sb.SandboxID, sb.Attempt, sb.Message
 
@@ -118,7 +119,7 @@ func (c *computer) compute() {
 			if restart.ShouldContainerBeRestarted(ctr, pod, c.st, c.f) {
 				a.ContainersToStart = appendRef(a.ContainersToStart, len(pod.Spec.Containers), Ref{idx, ctr.Name})
 				if cs != nil && state(cs) == runtimestate.Unknown {
-					c.kill(Kill{ID: cs.ID, Name: cs.Name, Index: idx, Cause: CauseUnknownState, Reason: ReasonUnknown,
+					c.kill(Kill{ID: cs.ID, Name: cs.Name, Index: idx, Cause: CauseUnknownState, Reason: vocab.ReasonUnknown,
 						Message: `Container is in "unknown" state, try killing it before restart`})
 				}
 			}
@@ -137,10 +138,10 @@ func (c *computer) compute() {
 		if containerhash.InstanceChanged(ctr, cs) {
 			k.Cause, what = CauseDefinitionChanged, " definition changed"
 			restarts = true
-		} else if r, ok := c.probe(cs.ID, true); ok && r == Failure {
-			k.Cause, k.Reason, what = CauseLivenessProbe, ReasonLivenessProbe, " failed liveness probe"
-		} else if r, ok := c.probe(cs.ID, false); ok && r == Failure {
-			k.Cause, k.Reason, what = CauseStartupProbe, ReasonStartupProbe, " failed startup probe"
+		} else if r, ok := c.probe(cs.ID, true); ok && r == vocab.ProbeFailure {
+			k.Cause, k.Reason, what = CauseLivenessProbe, vocab.ReasonLivenessProbe, " failed liveness probe"
+		} else if r, ok := c.probe(cs.ID, false); ok && r == vocab.ProbeFailure {
+			k.Cause, k.Reason, what = CauseStartupProbe, vocab.ReasonStartupProbe, " failed startup probe"
 		} else if !c.resizeAction(idx, false, cs) {
 			continue
 		} else {
@@ -176,7 +177,7 @@ func (c *computer) compute() {
 
 // sandboxPath decides what follows a sandbox (re)creation: everything
 // starts from scratch, unless the pod should not run again.
-func (c *computer) sandboxPath(sb SandboxCheck) {
+func (c *computer) sandboxPath(sb runtimestate.SandboxCheck) {
 	pod, a := c.pod, &c.a
 	// A pod that must not restart and has run containers is only torn
 	// down. Attempt is 0 only when there was no sandbox at all.

@@ -11,6 +11,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Builders for hand-written cases. A pod has containers "app-N", init
@@ -133,7 +134,7 @@ func TestComputeSandbox(t *testing.T) {
 			name: "no sandbox: create one and start every container",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0, app1),
 			st:   nil,
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: podactions.MsgNoPodSandbox, ContainersToStart: refs(0, "app-0", 1, "app-1")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: vocab.MsgNoPodSandbox, ContainersToStart: refs(0, "app-0", 1, "app-1")},
 		},
 		{
 			name: "all running in a ready sandbox: keep",
@@ -145,19 +146,19 @@ func TestComputeSandbox(t *testing.T) {
 			name: "sandbox not ready: next attempt, start everything again",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0),
 			st:   notReady(2),
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 3, SandboxMessage: podactions.MsgSandboxNotReady, ContainersToStart: refs(0, "app-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 3, SandboxMessage: vocab.MsgSandboxNotReady, ContainersToStart: refs(0, "app-0")},
 		},
 		{
 			name: "sandbox not ready under Never after containers ran: only kill",
 			pod:  mkPod(v1.RestartPolicyNever, nil, app0),
 			st:   notReady(0),
-			want: podactions.Actions{KillPod: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgSandboxNotReady},
+			want: podactions.Actions{KillPod: true, SandboxID: "s1", Attempt: 1, SandboxMessage: vocab.MsgSandboxNotReady},
 		},
 		{
 			name: "no sandbox under Never with leftover containers: attempt 0 still creates one",
 			pod:  mkPod(v1.RestartPolicyNever, nil, app0),
 			st:   &runtimestate.Pod{Containers: []runtimestate.Container{exited("c1", app0, 0)}},
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: podactions.MsgNoPodSandbox, ContainersToStart: refs(0, "app-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: vocab.MsgNoPodSandbox, ContainersToStart: refs(0, "app-0")},
 		},
 		{
 			name: "sandbox not ready under OnFailure: succeeded containers are not started again",
@@ -167,7 +168,7 @@ func TestComputeSandbox(t *testing.T) {
 				st.Sandboxes[0].Ready = false
 				return st
 			}(),
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgSandboxNotReady, ContainersToStart: refs(1, "app-1")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: vocab.MsgSandboxNotReady, ContainersToStart: refs(1, "app-1")},
 		},
 		{
 			name: "sandbox not ready under OnFailure, every container succeeded: no new sandbox",
@@ -177,7 +178,7 @@ func TestComputeSandbox(t *testing.T) {
 				st.Sandboxes[0].Ready = false
 				return st
 			}(),
-			want: podactions.Actions{KillPod: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgSandboxNotReady},
+			want: podactions.Actions{KillPod: true, SandboxID: "s1", Attempt: 1, SandboxMessage: vocab.MsgSandboxNotReady},
 		},
 		{
 			name: "container-level OnFailure overrides pod Always on the sandbox path",
@@ -187,13 +188,13 @@ func TestComputeSandbox(t *testing.T) {
 				st.Sandboxes[0].Ready = false
 				return st
 			}(),
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgSandboxNotReady, ContainersToStart: refs(1, "app-1")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: vocab.MsgSandboxNotReady, ContainersToStart: refs(1, "app-1")},
 		},
 		{
 			name: "sandbox re-created for a pod with init containers: start the first one only",
 			pod:  mkPod(v1.RestartPolicyAlways, []v1.Container{ctr("init-0"), sidecar("sidecar-1")}, app0),
 			st:   nil,
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: podactions.MsgNoPodSandbox, InitContainersToStart: refs(0, "init-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxMessage: vocab.MsgNoPodSandbox, InitContainersToStart: refs(0, "init-0")},
 		},
 		{
 			name: "two ready sandboxes: reconcile with a new one",
@@ -201,13 +202,13 @@ func TestComputeSandbox(t *testing.T) {
 			st: &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{
 				{ID: "s2", Ready: true, Attempt: 1, IP: "10.0.0.2"}, {ID: "s1", Ready: true, IP: "10.0.0.1"},
 			}},
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s2", Attempt: 2, SandboxMessage: podactions.MsgMultipleSandboxes, ContainersToStart: refs(0, "app-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s2", Attempt: 2, SandboxMessage: vocab.MsgMultipleSandboxes, ContainersToStart: refs(0, "app-0")},
 		},
 		{
 			name: "network namespace mode changed: the sandbox ID is not passed on",
 			pod:  func() *v1.Pod { p := mkPod(v1.RestartPolicyAlways, nil, app0); p.Spec.HostNetwork = true; return p }(),
 			st:   state(inst("c1", app0, runtimestate.Running)),
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, Attempt: 1, SandboxMessage: podactions.MsgNetworkNamespaceMode, ContainersToStart: refs(0, "app-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, Attempt: 1, SandboxMessage: vocab.MsgNetworkNamespaceMode, ContainersToStart: refs(0, "app-0")},
 		},
 		{
 			name: "ready sandbox without an IP",
@@ -217,7 +218,7 @@ func TestComputeSandbox(t *testing.T) {
 				st.Sandboxes[0].IP, st.Sandboxes[0].NoIP = "", true
 				return st
 			}(),
-			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: podactions.MsgNoIPAddress, ContainersToStart: refs(0, "app-0")},
+			want: podactions.Actions{KillPod: true, CreateSandbox: true, SandboxID: "s1", Attempt: 1, SandboxMessage: vocab.MsgNoIPAddress, ContainersToStart: refs(0, "app-0")},
 		},
 		{
 			name: "no network status at all is not a missing IP",
@@ -270,7 +271,7 @@ func TestComputeRegularContainers(t *testing.T) {
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0),
 			st:   state(inst("c1", app0, runtimestate.Unknown)),
 			want: podactions.Actions{SandboxID: "s1", ContainersToStart: refs(0, "app-0"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "app-0", Cause: podactions.CauseUnknownState, Reason: podactions.ReasonUnknown, Message: `Container is in "unknown" state, try killing it before restart`},
+				{ID: "c1", Name: "app-0", Cause: podactions.CauseUnknownState, Reason: vocab.ReasonUnknown, Message: `Container is in "unknown" state, try killing it before restart`},
 			}},
 		},
 		{
@@ -295,34 +296,34 @@ func TestComputeRegularContainers(t *testing.T) {
 			name: "liveness failure under Always: kill and restart",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0),
 			st:   state(inst("c1", app0, runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Failure, Startup: podactions.Failure}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeFailure, Startup: vocab.ProbeFailure}}},
 			want: podactions.Actions{SandboxID: "s1", ContainersToStart: refs(0, "app-0"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: podactions.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe, will be restarted"},
+				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: vocab.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe, will be restarted"},
 			}},
 		},
 		{
 			name: "startup failure under Never: kill without restart, then kill the pod",
 			pod:  mkPod(v1.RestartPolicyNever, nil, app0),
 			st:   state(inst("c1", app0, runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Unknown, Startup: podactions.Failure}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeUnknown, Startup: vocab.ProbeFailure}}},
 			want: podactions.Actions{KillPod: true, SandboxID: "s1", ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "app-0", Cause: podactions.CauseStartupProbe, Reason: podactions.ReasonStartupProbe, Message: "Container app-0 failed startup probe"},
+				{ID: "c1", Name: "app-0", Cause: podactions.CauseStartupProbe, Reason: vocab.ReasonStartupProbe, Message: "Container app-0 failed startup probe"},
 			}},
 		},
 		{
 			name: "liveness unknown or success: keep",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, app0, app1),
 			st:   state(inst("c2", app1, runtimestate.Running), inst("c1", app0, runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Unknown}, "c2": {Liveness: podactions.Success, Startup: "odd"}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeUnknown}, "c2": {Liveness: vocab.ProbeSuccess, Startup: "odd"}}},
 			want: kept,
 		},
 		{
 			name: "container policy Never overrides pod Always for a liveness failure",
 			pod:  mkPod(v1.RestartPolicyAlways, nil, withPolicy(app0, v1.ContainerRestartPolicyNever), app1),
 			st:   state(inst("c2", app1, runtimestate.Running), inst("c1", withPolicy(app0, v1.ContainerRestartPolicyNever), runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Failure}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeFailure}}},
 			want: podactions.Actions{SandboxID: "s1", ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: podactions.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe"},
+				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: vocab.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe"},
 			}},
 		},
 		{
@@ -330,9 +331,9 @@ func TestComputeRegularContainers(t *testing.T) {
 			pod:   mkPod(v1.RestartPolicyAlways, nil, withPolicy(app0, v1.ContainerRestartPolicyNever)),
 			st:    state(inst("c1", withPolicy(app0, v1.ContainerRestartPolicyNever), runtimestate.Running)),
 			gates: gatesWith(features.ContainerRestartRules, false),
-			opts:  podactions.Options{Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Failure}}},
+			opts:  podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeFailure}}},
 			want: podactions.Actions{SandboxID: "s1", ContainersToStart: refs(0, "app-0"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: podactions.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe, will be restarted"},
+				{ID: "c1", Name: "app-0", Cause: podactions.CauseLivenessProbe, Reason: vocab.ReasonLivenessProbe, Message: "Container app-0 failed liveness probe, will be restarted"},
 			}},
 		},
 		{

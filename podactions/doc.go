@@ -42,14 +42,14 @@
 // resized, and which memory-backed emptyDir volumes to grow or shrink.
 //
 //	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
-//		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
+//		Probes: map[string]vocab.ProbeResults{"c-123": {Liveness: vocab.ProbeFailure}},
 //	})
 //	fmt.Println(acts)
 //	// start containers: app (#0)
 //	// kill app (c-123): liveness probe failed, will be restarted [LivenessProbe]
 //
 // The checks run in the kubelet's order: the sandbox check
-// ([SandboxChanged], also used by the PodReadyToStartContainers condition),
+// ([runtimestate.SandboxChanged], also used by the PodReadyToStartContainers condition),
 // the RestartAllContainers short cut, the sandbox re-creation path,
 // ephemeral containers, init containers walked from the last to the first
 // (computeInitContainerActions), regular containers, emptyDir volumes, and

@@ -9,6 +9,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // A container whose liveness probe failed is killed and, under
@@ -23,7 +24,7 @@ func ExampleCompute() {
 		},
 	}
 	acts := podactions.Compute(pod, st, podactions.Options{Features: features.V1_37(),
-		Probes: map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}},
+		Probes: map[string]vocab.ProbeResults{"c-123": {Liveness: vocab.ProbeFailure}},
 	})
 	fmt.Println(acts)
 	fmt.Printf("%q\n", acts.ContainersToKill[0].Message)
@@ -50,7 +51,7 @@ func ExampleSandboxChanged() {
 	// The runtime reports the sandbox's network with no IP (NoIP; a sandbox
 	// that merely leaves IP out is taken to have one).
 	st := &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1", Ready: true, Attempt: 2, NoIP: true}}}
-	fmt.Printf("%+v\n", podactions.SandboxChanged(&v1.Pod{}, st))
+	fmt.Printf("%+v\n", runtimestate.SandboxChanged(&v1.Pod{}, st))
 	// Output:
 	// {Changed:true Attempt:3 SandboxID:s1 Message:pod sandbox has no IP address}
 }

@@ -50,7 +50,7 @@ func FuzzCompute(f *testing.F) {
 		in.Options.Features = gates
 		a := podactions.Compute(in.Pod, in.State, in.Options)
 		_ = a.String()
-		_ = podactions.SandboxChanged(in.Pod, in.State)
+		_ = runtimestate.SandboxChanged(in.Pod, in.State)
 
 		if in.Pod != nil && !equalJSON(t, podBefore, in.Pod) {
 			t.Fatalf("Compute changed the pod")

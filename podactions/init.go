@@ -7,6 +7,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // initContainerActions mirrors computeInitContainerActions
@@ -76,10 +77,10 @@ func (c *computer) initContainerActions() bool {
 				if !ok {
 					break // wait for the first startup result
 				}
-				if r != Success {
-					if r == Failure {
+				if r != vocab.ProbeSuccess {
+					if r == vocab.ProbeFailure {
 						c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseStartupProbe,
-							Reason: ReasonStartupProbe, Message: "Init container " + ctr.Name + " failed startup probe"})
+							Reason: vocab.ReasonStartupProbe, Message: "Init container " + ctr.Name + " failed startup probe"})
 						start(i)
 					}
 					break
@@ -102,9 +103,9 @@ func (c *computer) initContainerActions() bool {
 				if !ok {
 					break // wait for the first liveness result
 				}
-				if r == Failure {
+				if r == vocab.ProbeFailure {
 					c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseLivenessProbe,
-						Reason: ReasonLivenessProbe, Message: "Init container " + ctr.Name + " failed liveness probe"})
+						Reason: vocab.ReasonLivenessProbe, Message: "Init container " + ctr.Name + " failed liveness probe"})
 					start(i)
 					break
 				}
@@ -149,7 +150,7 @@ func (c *computer) initContainerActions() bool {
 					return false
 				}
 			}
-			c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseUnknownState, Reason: ReasonUnknown,
+			c.kill(Kill{ID: cs.ID, Name: ctr.Name, Init: true, Index: i, Cause: CauseUnknownState, Reason: vocab.ReasonUnknown,
 				Message: `Init container is in "unknown" state, try killing it before restart`})
 			start(i)
 		}

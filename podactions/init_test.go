@@ -9,6 +9,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 var (
@@ -99,7 +100,7 @@ func TestComputeInitContainers(t *testing.T) {
 			pod:  mkPod(v1.RestartPolicyOnFailure, twoInits, app0),
 			st:   state(inst("c2", init1, runtimestate.Unknown), exited("c1", init0, 0)),
 			want: podactions.Actions{SandboxID: "s1", InitContainersToStart: refs(1, "init-1"), ContainersToKill: []podactions.Kill{
-				{ID: "c2", Name: "init-1", Init: true, Index: 1, Cause: podactions.CauseUnknownState, Reason: podactions.ReasonUnknown, Message: `Init container is in "unknown" state, try killing it before restart`},
+				{ID: "c2", Name: "init-1", Init: true, Index: 1, Cause: podactions.CauseUnknownState, Reason: vocab.ReasonUnknown, Message: `Init container is in "unknown" state, try killing it before restart`},
 			}},
 		},
 		{
@@ -159,25 +160,25 @@ func TestComputeSidecars(t *testing.T) {
 			name: "sidecar startup probe unknown: wait",
 			pod:  mkPod(v1.RestartPolicyAlways, []v1.Container{withStartup(side1), init1}, app0),
 			st:   state(inst("c1", withStartup(side1), runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Startup: podactions.Unknown}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Startup: vocab.ProbeUnknown}}},
 			want: kept,
 		},
 		{
 			name: "sidecar startup probe failed: kill and start again",
 			pod:  mkPod(v1.RestartPolicyAlways, []v1.Container{withStartup(side1), init1}, app0),
 			st:   state(inst("c1", withStartup(side1), runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Startup: podactions.Failure}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Startup: vocab.ProbeFailure}}},
 			want: podactions.Actions{SandboxID: "s1", InitContainersToStart: refs(0, "sidecar-1"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseStartupProbe, Reason: podactions.ReasonStartupProbe, Message: "Init container sidecar-1 failed startup probe"},
+				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseStartupProbe, Reason: vocab.ReasonStartupProbe, Message: "Init container sidecar-1 failed startup probe"},
 			}},
 		},
 		{
 			name: "sidecar started but liveness failed: the next init container still starts",
 			pod:  mkPod(v1.RestartPolicyAlways, []v1.Container{withLiveness(withStartup(side1)), init1}, app0),
 			st:   state(inst("c1", withLiveness(withStartup(side1)), runtimestate.Running)),
-			opts: podactions.Options{Probes: map[string]podactions.Probes{"c1": {Startup: podactions.Success, Liveness: podactions.Failure}}},
+			opts: podactions.Options{Probes: map[string]vocab.ProbeResults{"c1": {Startup: vocab.ProbeSuccess, Liveness: vocab.ProbeFailure}}},
 			want: podactions.Actions{SandboxID: "s1", InitContainersToStart: refs(0, "sidecar-1", 1, "init-1"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseLivenessProbe, Reason: podactions.ReasonLivenessProbe, Message: "Init container sidecar-1 failed liveness probe"},
+				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseLivenessProbe, Reason: vocab.ReasonLivenessProbe, Message: "Init container sidecar-1 failed liveness probe"},
 			}},
 		},
 		{
@@ -205,7 +206,7 @@ func TestComputeSidecars(t *testing.T) {
 			pod:  mkPod(v1.RestartPolicyNever, []v1.Container{side1}, app0),
 			st:   state(inst("c2", app0, runtimestate.Running), inst("c1", side1, runtimestate.Unknown)),
 			want: podactions.Actions{SandboxID: "s1", InitContainersToStart: refs(0, "sidecar-1"), ContainersToKill: []podactions.Kill{
-				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseUnknownState, Reason: podactions.ReasonUnknown, Message: `Init container is in "unknown" state, try killing it before restart`},
+				{ID: "c1", Name: "sidecar-1", Init: true, Cause: podactions.CauseUnknownState, Reason: vocab.ReasonUnknown, Message: `Init container is in "unknown" state, try killing it before restart`},
 			}},
 		},
 		{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestOptionsJSONRoundTrip: Options with every field set, gates included,
@@ -24,7 +25,7 @@ func TestOptionsJSONRoundTrip(t *testing.T) {
 	}
 	for _, f := range []features.Set{features.V1_37(), features.V1_36(), features.V1_35(), off} {
 		o := podactions.Options{Features: f, RestartAllContainers: true,
-			Probes: map[string]podactions.Probes{"c1": {Liveness: podactions.Failure, Readiness: podactions.Success}},
+			Probes: map[string]vocab.ProbeResults{"c1": {Liveness: vocab.ProbeFailure, Readiness: vocab.ProbeSuccess}},
 			Actuated: podactions.Actuated{Exact: true, Containers: map[string]v1.ResourceRequirements{
 				"app": {Limits: v1.ResourceList{v1.ResourceCPU: resource.MustParse("500m")}}}}}
 		b, err := json.Marshal(o)

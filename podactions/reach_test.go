@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestGeneratorsReachEveryOutcome draws cases from the generators the
@@ -95,8 +96,8 @@ func TestGeneratorsReachEveryOutcome(t *testing.T) {
 		}
 	}
 	want := []string{
-		"sandbox: ", "sandbox: " + podactions.MsgNoPodSandbox, "sandbox: " + podactions.MsgMultipleSandboxes,
-		"sandbox: " + podactions.MsgSandboxNotReady, "sandbox: " + podactions.MsgNetworkNamespaceMode, "sandbox: " + podactions.MsgNoIPAddress,
+		"sandbox: ", "sandbox: " + vocab.MsgNoPodSandbox, "sandbox: " + vocab.MsgMultipleSandboxes,
+		"sandbox: " + vocab.MsgSandboxNotReady, "sandbox: " + vocab.MsgNetworkNamespaceMode, "sandbox: " + vocab.MsgNoIPAddress,
 		"kill without a new sandbox", "kill the pod with a good sandbox", "new sandbox starts the first init container",
 		"kill regular: " + string(podactions.CauseUnknownState), "kill regular: " + string(podactions.CauseDefinitionChanged),
 		"kill regular: " + string(podactions.CauseLivenessProbe), "kill regular: " + string(podactions.CauseStartupProbe),

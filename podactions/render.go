@@ -3,6 +3,8 @@ package podactions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // String renders a as the lines a reviewer reads, one decision a line, for
@@ -48,7 +50,7 @@ func (a Actions) String() string {
 		if strings.HasSuffix(k.Message, ", will be restarted") {
 			text += ", will be restarted"
 		}
-		if k.Reason != ReasonNone {
+		if k.Reason != vocab.ReasonNone {
 			text += " [" + string(k.Reason) + "]"
 		}
 		line("kill %s (%s): %s", k.Name, k.ID, text)

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func TestActionsString(t *testing.T) {
@@ -13,16 +15,16 @@ func TestActionsString(t *testing.T) {
 		want string
 	}{
 		{"nothing", podactions.Actions{SandboxID: "s1"}, "keep the pod as it is"},
-		{"new sandbox", podactions.Actions{KillPod: true, CreateSandbox: true, Attempt: 2, SandboxMessage: podactions.MsgSandboxNotReady, InitContainersToStart: refs(0, "init-0")},
+		{"new sandbox", podactions.Actions{KillPod: true, CreateSandbox: true, Attempt: 2, SandboxMessage: vocab.MsgSandboxNotReady, InitContainersToStart: refs(0, "init-0")},
 			"kill the pod and create sandbox attempt 2: pod sandbox is not ready\nstart init containers: init-0 (#0)"},
-		{"first sandbox", podactions.Actions{CreateSandbox: true, SandboxMessage: podactions.MsgNoPodSandbox},
+		{"first sandbox", podactions.Actions{CreateSandbox: true, SandboxMessage: vocab.MsgNoPodSandbox},
 			"create sandbox attempt 0: no pod sandbox exists"},
 		{"done", podactions.Actions{KillPod: true, SandboxID: "s1"}, "kill the pod: no regular container runs or is left to start (running sidecars are stopped too)"},
 		{"kills, resets, resizes, volumes", podactions.Actions{
 			EphemeralContainersToStart: refs(1, "debug-1"),
 			ContainersToKill: []podactions.Kill{
 				{ID: "c2", Name: "app-1", Cause: podactions.CauseDefinitionChanged, Message: "Container app-1 definition changed, will be restarted"},
-				{ID: "c3", Name: "app-2", Cause: podactions.CauseStartupProbe, Reason: podactions.ReasonStartupProbe, Message: "Container app-2 failed startup probe"},
+				{ID: "c3", Name: "app-2", Cause: podactions.CauseStartupProbe, Reason: vocab.ReasonStartupProbe, Message: "Container app-2 failed startup probe"},
 			},
 			ContainersToReset:  []podactions.Reset{{ID: "c4", Name: "app-0", Kill: true}, {ID: "c5", Name: "app-3", Source: true}},
 			MemoryUpdates:      []podactions.Update{{ID: "c6", Name: "app-4", Desired: podactions.Resources{MemoryLimit: 2, MemoryRequest: 1}, Current: podactions.Resources{MemoryLimit: 1, MemoryRequest: 1}}},
@@ -50,8 +52,8 @@ shrink emptyDir volumes: b, c`},
 }
 
 func TestSandboxChangedNil(t *testing.T) {
-	want := podactions.SandboxCheck{Changed: true, Message: podactions.MsgNoPodSandbox}
-	if got := podactions.SandboxChanged(nil, nil); got != want {
+	want := runtimestate.SandboxCheck{Changed: true, Message: vocab.MsgNoPodSandbox}
+	if got := runtimestate.SandboxChanged(nil, nil); got != want {
 		t.Errorf("SandboxChanged(nil, nil) = %+v, want %+v", got, want)
 	}
 }

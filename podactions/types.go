@@ -5,27 +5,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
-
-// ProbeResult is what the kubelet's liveness or startup results manager
-// holds for one container instance (pkg/kubelet/prober/results). The empty
-// value means the manager has no result for the instance, which the kubelet
-// reads differently from Unknown; any other value reads as Unknown.
-type ProbeResult = probe.Result
-
-// The probe results.
-const (
-	NoResult = probe.NoResult
-	Success  = probe.Success
-	Failure  = probe.Failure
-	Unknown  = probe.Unknown
-)
-
-// Probes are the probe results the kubelet holds for one container
-// instance (probe.Results, the same type podstatus takes). Compute reads
-// Liveness and Startup; readiness never changes what the kubelet does next.
-type Probes = probe.Results
 
 // Actuated are the resources the kubelet last applied to the pod and its
 // containers (its actuated-resources checkpoint), which in-place resize
@@ -90,7 +71,7 @@ type Options struct {
 	Features features.Set `json:"features,omitzero"`
 	// Probes maps a container instance ID (runtimestate.Container.ID) to
 	// the probe results held for it. A missing ID has no result.
-	Probes map[string]Probes `json:"probes,omitempty"`
+	Probes map[string]vocab.ProbeResults `json:"probes,omitempty"`
 	// RestartAllContainers is the kubelet's mark that the pod is restarting
 	// all its containers (the pod's AllContainersRestarting condition, see
 	// restart.RestartingAllContainers). It is read only with gate
@@ -110,34 +91,6 @@ type Ref struct {
 	Index int
 	Name  string
 }
-
-// KillReason is why the kubelet kills a container (the kubelet's
-// containerKillReason, pkg/kubelet/kuberuntime/kuberuntime_manager.go).
-// termination.KillReason is the same type: pass a Kill's Reason to
-// termination.ContainerGracePeriod as it is. Only ReasonLivenessProbe and
-// ReasonStartupProbe change the grace period (a probe's own
-// terminationGracePeriodSeconds).
-type KillReason string
-
-// The kill reasons of kubelet v1.37.2.
-const (
-	// ReasonNone: computePodActions gives no reason for a definition
-	// change or a resize; it reads as ReasonUnknown.
-	ReasonNone KillReason = ""
-	// ReasonStartupProbe: the startup probe failed.
-	ReasonStartupProbe KillReason = "StartupProbe"
-	// ReasonLivenessProbe: the liveness probe failed.
-	ReasonLivenessProbe KillReason = "LivenessProbe"
-	// ReasonFailedPostStartHook: the postStart hook failed.
-	ReasonFailedPostStartHook KillReason = "FailedPostStartHook"
-	// ReasonRestartAllContainers: a RestartAllContainers rule fired (the
-	// kubelet passes a grace override of 0, so the container gets the 2 s
-	// minimum).
-	ReasonRestartAllContainers KillReason = "RestartAllContainers"
-	// ReasonUnknown: every other kill, including every container of a pod
-	// kill (killContainersWithSyncResult).
-	ReasonUnknown KillReason = "Unknown"
-)
 
 // Cause says why an instance is killed, in words the kubelet's reason does
 // not always carry (it leaves the reason empty for a definition change and
@@ -168,7 +121,7 @@ type Kill struct {
 	// message text (it ends in ", will be restarted" when a regular
 	// container is started again).
 	Cause   Cause
-	Reason  KillReason
+	Reason  vocab.KillReason
 	Message string
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func validatePod() (*v1.Pod, *runtimestate.Pod) {
@@ -41,7 +42,7 @@ func validatePod() (*v1.Pod, *runtimestate.Pod) {
 func TestOptionsValidate(t *testing.T) {
 	pod, st := validatePod()
 	ok := podactions.Options{
-		Probes:   map[string]podactions.Probes{"c-123": {Liveness: podactions.Failure}, "c-077": {}},
+		Probes:   map[string]vocab.ProbeResults{"c-123": {Liveness: vocab.ProbeFailure}, "c-077": {}},
 		Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"app": {}, "init-db": {}}, EmptyDirLimits: map[string]resource.Quantity{"cache": resource.MustParse("1Mi")}},
 	}
 	if err := ok.Validate(pod, st); err != nil {
@@ -55,13 +56,13 @@ func TestOptionsValidate(t *testing.T) {
 		opts podactions.Options
 		want []string
 	}{
-		{"probes keyed by name", podactions.Options{Probes: map[string]podactions.Probes{"app": {Liveness: podactions.Failure}}},
+		{"probes keyed by name", podactions.Options{Probes: map[string]vocab.ProbeResults{"app": {Liveness: vocab.ProbeFailure}}},
 			[]string{`Probes["app"]: keyed by name "app", want instance ID "c-123"`}},
-		{"probes keyed by a name with no instance", podactions.Options{Probes: map[string]podactions.Probes{"proxy": {}}},
+		{"probes keyed by a name with no instance", podactions.Options{Probes: map[string]vocab.ProbeResults{"proxy": {}}},
 			[]string{`keyed by name "proxy"`, "no instance of proxy"}},
-		{"probes keyed by container ID", podactions.Options{Probes: map[string]podactions.Probes{"containerd://c-123": {}}},
+		{"probes keyed by container ID", podactions.Options{Probes: map[string]vocab.ProbeResults{"containerd://c-123": {}}},
 			[]string{`want the bare instance ID "c-123"`}},
-		{"probes keyed by a misspelt ID", podactions.Options{Probes: map[string]podactions.Probes{"c-12": {}}},
+		{"probes keyed by a misspelt ID", podactions.Options{Probes: map[string]vocab.ProbeResults{"c-12": {}}},
 			[]string{`no container instance in the runtime state has ID "c-12"`, `did you mean "c-123"?`}},
 		{"actuated misspelt", podactions.Options{Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"ap": {}}}},
 			[]string{`Actuated.Containers["ap"]`, `did you mean "app"?`}},
@@ -69,7 +70,7 @@ func TestOptionsValidate(t *testing.T) {
 			[]string{`Actuated.EmptyDirLimits["cach"]`, `did you mean "cache"?`}},
 		{"actuated volume never resized", podactions.Options{Actuated: podactions.Actuated{EmptyDirLimits: map[string]resource.Quantity{"scratch": {}}}},
 			[]string{`not a memory-backed emptyDir`}},
-		{"every problem at once", podactions.Options{Probes: map[string]podactions.Probes{"app": {}, "c-9": {}}, Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"zzz": {}}}},
+		{"every problem at once", podactions.Options{Probes: map[string]vocab.ProbeResults{"app": {}, "c-9": {}}, Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"zzz": {}}}},
 			[]string{`Probes["app"]`, `Probes["c-9"]`, `Actuated.Containers["zzz"]`}},
 	} {
 		err := tc.opts.Validate(pod, st)
@@ -112,7 +113,7 @@ func TestValidateProperty(t *testing.T) {
 				continue
 			}
 			bad := opts
-			bad.Probes = map[string]podactions.Probes{}
+			bad.Probes = map[string]vocab.ProbeResults{}
 			for k, v := range opts.Probes {
 				if k != id {
 					bad.Probes[k] = v
@@ -134,7 +135,7 @@ func TestValidateProperty(t *testing.T) {
 			return
 		}
 		bad := opts
-		bad.Probes = map[string]podactions.Probes{junk: {}}
+		bad.Probes = map[string]vocab.ProbeResults{junk: {}}
 		if err := bad.Validate(c.Pod, c.State); err == nil || !strings.Contains(err.Error(), `Probes["`+junk+`"]`) {
 			t.Fatalf("probe key %q matching nothing: %v", junk, err)
 		}
@@ -146,7 +147,7 @@ func TestValidateProperty(t *testing.T) {
 func ExampleOptions_Validate() {
 	pod := &v1.Pod{Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app"}}}}
 	st := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "c-123", Name: "app", State: runtimestate.Running}}}
-	opts := podactions.Options{Probes: map[string]podactions.Probes{"app": {Liveness: podactions.Failure}}}
+	opts := podactions.Options{Probes: map[string]vocab.ProbeResults{"app": {Liveness: vocab.ProbeFailure}}}
 	fmt.Println(opts.Validate(pod, st))
 	// Output:
 	// podactions.Options: Probes["app"]: keyed by name "app", want instance ID "c-123" (the newest instance of app); the kubelet holds these per container instance

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Case is one input of a kubelet decision: a pod, what the runtime reports
@@ -13,7 +14,7 @@ import (
 type Case struct {
 	Pod      *v1.Pod
 	State    *runtimestate.Pod
-	Probes   map[string]ContainerProbes
+	Probes   map[string]vocab.ProbeResults
 	Features features.Set
 }
 

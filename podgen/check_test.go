@@ -13,6 +13,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // This file holds the self-checks the tests run on every generated value:
@@ -511,7 +512,7 @@ func stateProblems(pod *v1.Pod, st *runtimestate.Pod, o StateOptions) []string {
 }
 
 // probeProblems lists what ProbeResults promised and probes break.
-func probeProblems(pod *v1.Pod, st *runtimestate.Pod, probes map[string]ContainerProbes) []string {
+func probeProblems(pod *v1.Pod, st *runtimestate.Pod, probes map[string]vocab.ProbeResults) []string {
 	var errs []string
 	byID := map[string]*runtimestate.Container{}
 	for i := range st.Containers {
@@ -523,7 +524,7 @@ func probeProblems(pod *v1.Pod, st *runtimestate.Pod, probes map[string]Containe
 			errs = append(errs, fmt.Sprintf("result for unknown container %q", id))
 			continue
 		}
-		if r == (ContainerProbes{}) {
+		if r == (vocab.ProbeResults{}) {
 			errs = append(errs, fmt.Sprintf("%s: empty entry", id))
 		}
 		c, k := specContainer(pod, in.Name)
@@ -531,8 +532,8 @@ func probeProblems(pod *v1.Pod, st *runtimestate.Pod, probes map[string]Containe
 			errs = append(errs, fmt.Sprintf("%s: results for a %s", id, k))
 			continue
 		}
-		if r.Liveness != ProbeAbsent && c.LivenessProbe == nil || r.Startup != ProbeAbsent && c.StartupProbe == nil ||
-			r.Readiness != ProbeAbsent && c.ReadinessProbe == nil {
+		if r.Liveness != vocab.ProbeNoResult && c.LivenessProbe == nil || r.Startup != vocab.ProbeNoResult && c.StartupProbe == nil ||
+			r.Readiness != vocab.ProbeNoResult && c.ReadinessProbe == nil {
 			errs = append(errs, fmt.Sprintf("%s: result for a probe %s does not have", id, in.Name))
 		}
 	}

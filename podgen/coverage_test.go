@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // A shape is a kind of input a decision branches on. The coverage tests
@@ -112,7 +113,7 @@ func gate(name string, fn func(s features.Set) bool) shape {
 	return shape{"gates: " + name, func(c Case) bool { return fn(c.Features) }}
 }
 
-func probe(name string, want kind, pick func(ContainerProbes) ProbeResult, r ProbeResult, has func(*v1.Container) bool) shape {
+func probe(name string, want kind, pick func(vocab.ProbeResults) vocab.ProbeResult, r vocab.ProbeResult, has func(*v1.Container) bool) shape {
 	return shape{name, func(c Case) bool {
 		return anyNewest(c, func(in *runtimestate.Container, spec *v1.Container, k kind) bool {
 			return k == want && in.State == runtimestate.Running && has(spec) && pick(c.Probes[in.ID]) == r
@@ -406,17 +407,17 @@ var shapes = []shape{
 	}},
 
 	// Probe results.
-	probe("running container failed liveness", kindRegular, func(p ContainerProbes) ProbeResult { return p.Liveness }, ProbeFailure,
+	probe("running container failed liveness", kindRegular, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Liveness }, vocab.ProbeFailure,
 		func(c *v1.Container) bool { return c.LivenessProbe != nil }),
-	probe("running container failed startup", kindRegular, func(p ContainerProbes) ProbeResult { return p.Startup }, ProbeFailure,
+	probe("running container failed startup", kindRegular, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Startup }, vocab.ProbeFailure,
 		func(c *v1.Container) bool { return c.StartupProbe != nil }),
-	probe("running sidecar startup unknown", kindSidecar, func(p ContainerProbes) ProbeResult { return p.Startup }, ProbeUnknown,
+	probe("running sidecar startup unknown", kindSidecar, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Startup }, vocab.ProbeUnknown,
 		func(c *v1.Container) bool { return c.StartupProbe != nil }),
-	probe("running sidecar startup absent", kindSidecar, func(p ContainerProbes) ProbeResult { return p.Startup }, ProbeAbsent,
+	probe("running sidecar startup absent", kindSidecar, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Startup }, vocab.ProbeNoResult,
 		func(c *v1.Container) bool { return c.StartupProbe != nil }),
-	probe("running sidecar liveness absent", kindSidecar, func(p ContainerProbes) ProbeResult { return p.Liveness }, ProbeAbsent,
+	probe("running sidecar liveness absent", kindSidecar, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Liveness }, vocab.ProbeNoResult,
 		func(c *v1.Container) bool { return c.LivenessProbe != nil }),
-	probe("running sidecar startup succeeded", kindSidecar, func(p ContainerProbes) ProbeResult { return p.Startup }, ProbeSuccess,
+	probe("running sidecar startup succeeded", kindSidecar, func(p vocab.ProbeResults) vocab.ProbeResult { return p.Startup }, vocab.ProbeSuccess,
 		func(c *v1.Container) bool { return c.StartupProbe != nil }),
 
 	// Gates.

@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // String renders c as compact text: the gates that differ from v1.37.2,
@@ -33,9 +34,9 @@ func (c Case) String() string {
 		fmt.Fprintf(&b, "probes %s:", id)
 		for _, r := range []struct {
 			kind string
-			r    ProbeResult
+			r    vocab.ProbeResult
 		}{{"liveness", p.Liveness}, {"startup", p.Startup}, {"readiness", p.Readiness}} {
-			if r.r != ProbeAbsent {
+			if r.r != vocab.ProbeNoResult {
 				fmt.Fprintf(&b, " %s=%s", r.kind, r.r)
 			}
 		}

@@ -48,7 +48,8 @@ instance whose name the spec does not have, negative exit codes). Set
 StateOptions.Realistic to keep to what a healthy node shows.
 
 Probe results are keyed by container ID, as the kubelet's results managers
-are, and a missing result (ProbeAbsent) is distinct from Unknown.
+are, and a missing result (vocab.ProbeNoResult) is distinct from
+vocab.ProbeUnknown.
 
 Gate sets start from the v1.37.2 defaults and flip gates at random, keeping
 locked gates and the kubelet's gate dependencies unless told otherwise.
@@ -80,8 +81,8 @@ Runtime states:
   - [RuntimeState], restricted by [StateOptions]
 
 Probe results:
-  - [ProbeResults], of [ContainerProbes] values holding a [ProbeResult] per
-    probe kind
+  - [ProbeResults], of [vocab.ProbeResults] values holding a
+    [vocab.ProbeResult] per probe kind
 
 Feature gates:
   - [Features], shaped by [FeatureOptions] (see [Dependencies])

@@ -10,22 +10,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 )
 
-// PodActionsProbes converts probe results drawn by ProbeResults into the
-// liveness and startup results podactions reads (readiness is dropped).
-func PodActionsProbes(in map[string]ContainerProbes) map[string]podactions.Probes {
-	if len(in) == 0 {
-		return nil
-	}
-	out := make(map[string]podactions.Probes, len(in))
-	for id, p := range in {
-		if p.Liveness == ProbeAbsent && p.Startup == ProbeAbsent {
-			continue
-		}
-		out[id] = podactions.Probes{Liveness: podactions.ProbeResult(p.Liveness), Startup: podactions.ProbeResult(p.Startup)}
-	}
-	return out
-}
-
 // Actuated returns a generator of the resources the kubelet last actuated
 // for pod, as podactions reads them: per init and regular container none
 // recorded, the spec's own, or the spec's with values changed, removed or
@@ -137,7 +121,7 @@ func changedResources(t *rapid.T, l string, rr v1.ResourceRequirements) v1.Resou
 // time, and actuated resources from Actuated.
 func PodActionsOptions(c Case) *rapid.Generator[podactions.Options] {
 	act := Actuated(c.Pod)
-	probes := PodActionsProbes(c.Probes)
+	probes := c.Probes
 	return rapid.Custom(func(t *rapid.T) podactions.Options {
 		return podactions.Options{
 			Features:             c.Features,

@@ -10,15 +10,8 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
-
-// StartFailure is one entry of the kubelet's reason cache: the error of the
-// last failed start of a container (see apistatus.StartFailure, which has
-// the same fields).
-type StartFailure struct {
-	Reason  string
-	Message string
-}
 
 // StatusCase is the input of the kubelet's container-status conversion: a
 // pod (with volume mounts now and then), a runtime state of it, the status
@@ -30,12 +23,9 @@ type StatusCase struct {
 	// then reads Pod.Status, which is drawn in that case).
 	Previous *v1.PodStatus
 	// StartFailures are reason-cache entries by container name.
-	StartFailures map[string]StartFailure
+	StartFailures map[string]vocab.StartFailure
 	Features      features.Set
 }
-
-// StatusCaseOptions shape StatusCases; they are the options of Cases.
-type StatusCaseOptions = CaseOptions
 
 // StatusCases returns a generator of StatusCase values: gates, a pod from
 // Pod whose containers mount its volumes now and then (read-only, with
@@ -45,7 +35,7 @@ type StatusCaseOptions = CaseOptions
 // status from PreviousStatus (in the status cache about half the time,
 // otherwise in Pod.Status with Previous nil), and reason-cache entries from
 // StartFailures.
-func StatusCases(opts StatusCaseOptions) *rapid.Generator[StatusCase] {
+func StatusCases(opts CaseOptions) *rapid.Generator[StatusCase] {
 	return rapid.Custom(func(t *rapid.T) StatusCase {
 		var c StatusCase
 		c.Features = opts.drawGates(t)
@@ -309,7 +299,7 @@ func PreviousStatus(pod *v1.Pod, st *runtimestate.Pod) *rapid.Generator[*v1.PodS
 // with reasons CrashLoopBackOff (most often), ErrImagePull,
 // ImagePullBackOff, CreateContainerConfigError, RunContainerError or
 // PostStartHookError. Pod is read when StartFailures is called.
-func StartFailures(pod *v1.Pod) *rapid.Generator[map[string]StartFailure] {
+func StartFailures(pod *v1.Pod) *rapid.Generator[map[string]vocab.StartFailure] {
 	var names []string
 	for i := range pod.Spec.InitContainers {
 		names = append(names, pod.Spec.InitContainers[i].Name)
@@ -320,8 +310,8 @@ func StartFailures(pod *v1.Pod) *rapid.Generator[map[string]StartFailure] {
 	for i := range pod.Spec.EphemeralContainers {
 		names = append(names, pod.Spec.EphemeralContainers[i].Name)
 	}
-	return rapid.Custom(func(t *rapid.T) map[string]StartFailure {
-		out := map[string]StartFailure{}
+	return rapid.Custom(func(t *rapid.T) map[string]vocab.StartFailure {
+		out := map[string]vocab.StartFailure{}
 		for _, n := range names {
 			if !chance(t, 33, n+" start failure") {
 				continue
@@ -330,7 +320,7 @@ func StartFailures(pod *v1.Pod) *rapid.Generator[map[string]StartFailure] {
 			if !chance(t, 50, n+" crash loop") {
 				r = pick(t, n+" start failure reason", psStartFailureReasons)
 			}
-			out[n] = StartFailure{Reason: r, Message: fmt.Sprintf("%s restarting failed container=%s pod=%s_%s(%s)", r, n, pod.Name, pod.Namespace, pod.UID)}
+			out[n] = vocab.StartFailure{Reason: r, Message: fmt.Sprintf("%s restarting failed container=%s pod=%s_%s(%s)", r, n, pod.Name, pod.Namespace, pod.UID)}
 		}
 		return out
 	})

@@ -4,28 +4,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
-	proberesult "github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
-
-// ProbeResult is what the kubelet's liveness, readiness or startup results
-// manager holds for one container ID (pkg/kubelet/prober/results). The
-// empty value means the manager has no entry for the ID, which decisions
-// read differently from Unknown.
-type ProbeResult = proberesult.Result
-
-// The probe results.
-const (
-	ProbeAbsent  = proberesult.NoResult
-	ProbeSuccess = proberesult.Success
-	ProbeFailure = proberesult.Failure
-	ProbeUnknown = proberesult.Unknown
-)
-
-// ContainerProbes are the results the kubelet holds for one container
-// instance, one per probe kind.
-type ContainerProbes = proberesult.Results
 
 // ProbeResults returns a generator of probe results for the instances of
 // state, keyed by container ID. An instance gets a result of a kind only
@@ -35,7 +17,7 @@ type ContainerProbes = proberesult.Results
 // left out of the map. Failure, Unknown and absent results are frequent,
 // so that every branch on them is reached. Pod and state are read when
 // ProbeResults is called, not when the generator draws.
-func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[string]ContainerProbes] {
+func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[string]vocab.ProbeResults] {
 	// Which results each instance may have is known now; only the values
 	// are drawn.
 	type slot struct {
@@ -72,12 +54,12 @@ func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[str
 	}
 	if len(slots) == 0 {
 		// rapid wants every generator to draw something.
-		return rapid.Map(rapid.Just(0), func(int) map[string]ContainerProbes { return map[string]ContainerProbes{} })
+		return rapid.Map(rapid.Just(0), func(int) map[string]vocab.ProbeResults { return map[string]vocab.ProbeResults{} })
 	}
-	return rapid.Custom(func(t *rapid.T) map[string]ContainerProbes {
-		out := map[string]ContainerProbes{}
+	return rapid.Custom(func(t *rapid.T) map[string]vocab.ProbeResults {
+		out := map[string]vocab.ProbeResults{}
 		for _, s := range slots {
-			var r ContainerProbes
+			var r vocab.ProbeResults
 			if s.liveness {
 				r.Liveness = drawProbeResult(t, s.id+" liveness")
 			}
@@ -87,7 +69,7 @@ func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[str
 			if s.readiness {
 				r.Readiness = drawProbeResult(t, s.id+" readiness")
 			}
-			if r != (ContainerProbes{}) {
+			if r != (vocab.ProbeResults{}) {
 				out[s.id] = r
 			}
 		}
@@ -95,6 +77,6 @@ func ProbeResults(pod *v1.Pod, state *runtimestate.Pod) *rapid.Generator[map[str
 	})
 }
 
-func drawProbeResult(t *rapid.T, l string) ProbeResult {
-	return []ProbeResult{ProbeAbsent, ProbeSuccess, ProbeFailure, ProbeUnknown}[weighted(t, l, 25, 40, 20, 15)]
+func drawProbeResult(t *rapid.T, l string) vocab.ProbeResult {
+	return []vocab.ProbeResult{vocab.ProbeNoResult, vocab.ProbeSuccess, vocab.ProbeFailure, vocab.ProbeUnknown}[weighted(t, l, 25, 40, 20, 15)]
 }

@@ -12,11 +12,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/internal/aliastest"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 type aliasInput struct {
@@ -27,7 +27,7 @@ type aliasInput struct {
 
 // drawAliasInput draws every input Compute reads, each option set.
 func drawAliasInput(t *rapid.T) aliasInput {
-	c := podgen.StatusCases(podgen.StatusCaseOptions{}).Draw(t, "case")
+	c := podgen.StatusCases(podgen.CaseOptions{}).Draw(t, "case")
 	c.Pod.Spec.ReadinessGates = podgen.ReadinessGates().Draw(t, "readiness gates")
 	c.Pod.Spec.HostNetwork = rapid.Bool().Draw(t, "host network")
 	c.Pod.Generation = int64(rapid.IntRange(0, 3).Draw(t, "generation"))
@@ -36,8 +36,8 @@ func drawAliasInput(t *rapid.T) aliasInput {
 		Cached:        c.Previous,
 		PodIsTerminal: rapid.Bool().Draw(t, "terminal"),
 		Now:           podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "now")) * time.Second),
-		StartFailures: map[string]apistatus.StartFailure{},
-		Probes:        map[string]podstatus.Probes{},
+		StartFailures: map[string]vocab.StartFailure{},
+		Probes:        map[string]vocab.ProbeResults{},
 		ProberStart:   podgen.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, "prober start")) * time.Second),
 		NodeIPs:       rapid.SampledFrom([][]string{nil, {"10.0.0.1"}, {"fd00::1"}}).Draw(t, "node IPs"),
 		HostIPs:       rapid.SampledFrom([][]string{nil, {"192.168.0.1"}, {"192.168.0.1", "fd00::10"}}).Draw(t, "host IPs"),
@@ -45,10 +45,10 @@ func drawAliasInput(t *rapid.T) aliasInput {
 			LastTransitionTime: metav1.NewTime(podgen.Epoch)}},
 	}}
 	for n, f := range c.StartFailures {
-		in.opts.StartFailures[n] = apistatus.StartFailure(f)
+		in.opts.StartFailures[n] = f
 	}
 	for id, p := range podgen.ProbeResults(c.Pod, c.State).Draw(t, "probes") {
-		in.opts.Probes[id] = podstatus.Probes{Readiness: p.Readiness, Startup: p.Startup}
+		in.opts.Probes[id] = vocab.ProbeResults{Readiness: p.Readiness, Startup: p.Startup}
 	}
 	if rapid.Bool().Draw(t, "explicit workers") {
 		in.opts.ProbeWorkers = map[string]podstatus.ProbeWorkers{}

@@ -43,7 +43,7 @@
 //     out (see its package documentation).
 //   - Kubelet-initiated terminations (eviction, preemption, node shutdown):
 //     their status functions run after generateAPIPodStatus; apply
-//     [phase.Kill.Apply] to [Result.Status].
+//     [phase.PodKill.Apply] to [Result.Status].
 //   - The QoS class reads gate PodLevelResourcesFixKubeletQOSClass, which
 //     [features.Set] does not hold: Compute follows its v1.37.2 default (on).
 //

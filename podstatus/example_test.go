@@ -9,6 +9,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // What does the kubelet write to .status for a pod whose app runs but
@@ -30,7 +31,7 @@ func Example() {
 
 	fmt.Println(podstatus.Compute(pod, st, opts))
 
-	opts.Probes = map[string]podstatus.Probes{"c1": {Readiness: podstatus.Success}}
+	opts.Probes = map[string]vocab.ProbeResults{"c1": {Readiness: vocab.ProbeSuccess}}
 	s := podstatus.Compute(pod, st, opts).Status
 	fmt.Println("after the probe succeeds: ready =", s.ContainerStatuses[0].Ready)
 	// Output:

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // StatusView is the node's side of a pod as far as its API status (what
@@ -34,14 +35,14 @@ type StatusView struct {
 	// started yet has no startup result (not Failure: podactions would kill
 	// it), and no liveness result is ever implied. Pass it as
 	// podactions.Options.Probes and Options.Probes.
-	Probes map[string]Probes
+	Probes map[string]vocab.ProbeResults
 	// StartFailures are the reason cache's entries the status shows: the
 	// reason and message of each container waiting for a reason other than
 	// ContainerCreating or PodInitializing (CrashLoopBackOff,
 	// ImagePullBackOff, ...): Options.StartFailures. They hold as long as
 	// the status does; to decide whether a back-off has run out since, use
 	// restart.BackOffConfig.EntryFromStatus and Decide.
-	StartFailures map[string]apistatus.StartFailure
+	StartFailures map[string]vocab.StartFailure
 	// RuntimeType is the scheme of the status's container IDs
 	// ("containerd" when none has one): Options.RuntimeType.
 	RuntimeType string
@@ -88,17 +89,17 @@ func RuntimeFromStatus(pod *v1.Pod) StatusView {
 			cs := &l[i]
 			if w := cs.State.Waiting; w != nil && w.Reason != "" && w.Reason != "ContainerCreating" && w.Reason != "PodInitializing" {
 				if v.StartFailures == nil {
-					v.StartFailures = map[string]apistatus.StartFailure{}
+					v.StartFailures = map[string]vocab.StartFailure{}
 				}
-				v.StartFailures[cs.Name] = apistatus.StartFailure{Reason: w.Reason, Message: w.Message}
+				v.StartFailures[cs.Name] = vocab.StartFailure{Reason: w.Reason, Message: w.Message}
 			}
 			if cs.State.Running == nil {
 				continue
 			}
-			if p := impliedProbes(pod, cs); p != (Probes{}) {
+			if p := impliedProbes(pod, cs); p != (vocab.ProbeResults{}) {
 				if c := runningInstance(v.State, cs.Name); c != nil {
 					if v.Probes == nil {
-						v.Probes = map[string]Probes{}
+						v.Probes = map[string]vocab.ProbeResults{}
 					}
 					v.Probes[c.ID] = p
 				}
@@ -122,20 +123,20 @@ func runningInstance(st *runtimestate.Pod, name string) *runtimestate.Container 
 
 // impliedProbes returns the readiness and startup results that a running
 // container's ready and started flags imply.
-func impliedProbes(pod *v1.Pod, cs *v1.ContainerStatus) Probes {
+func impliedProbes(pod *v1.Pod, cs *v1.ContainerStatus) vocab.ProbeResults {
 	c := specOf(pod, cs.Name)
 	if c == nil {
-		return Probes{}
+		return vocab.ProbeResults{}
 	}
-	var p Probes
+	var p vocab.ProbeResults
 	if c.ReadinessProbe != nil {
-		p.Readiness = podactions.Failure
+		p.Readiness = vocab.ProbeFailure
 		if cs.Ready {
-			p.Readiness = podactions.Success
+			p.Readiness = vocab.ProbeSuccess
 		}
 	}
 	if c.StartupProbe != nil && cs.Started != nil && *cs.Started {
-		p.Startup = podactions.Success
+		p.Startup = vocab.ProbeSuccess
 	}
 	return p
 }

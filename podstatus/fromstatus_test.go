@@ -17,6 +17,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // capturedStatuses returns, for every fixture of ../testdata/captured,
@@ -273,7 +274,7 @@ func TestRuntimeFromStatusAssumptions(t *testing.T) {
 	if got := v.State.NewestExited("app"); got == nil || got.ID != "app-last" || got.RestartCount != 1 || got.ExitCode != 1 {
 		t.Errorf("last app: %+v", got)
 	}
-	if p := v.Probes["app-now"]; p.Readiness != podactions.Success {
+	if p := v.Probes["app-now"]; p.Readiness != vocab.ProbeSuccess {
 		t.Errorf("readiness of a ready container: %+v", p)
 	}
 	all := strings.Join(v.Assumed, "\n")

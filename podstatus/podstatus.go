@@ -11,28 +11,9 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
-
-// ProbeResult is what the kubelet's readiness or startup results manager
-// (pkg/kubelet/prober/results) holds for one container instance. NoResult
-// means the manager has no entry, which the kubelet reads differently from
-// Unknown.
-type ProbeResult = probe.Result
-
-// The probe results.
-const (
-	NoResult = probe.NoResult
-	Success  = probe.Success
-	Failure  = probe.Failure
-	Unknown  = probe.Unknown
-)
-
-// Probes are the probe results the kubelet holds for one container
-// instance (probe.Results, the same type podactions takes). Compute reads
-// Readiness and Startup; liveness results do not reach the status.
-type Probes = probe.Results
 
 // ProbeWorkers says which probe workers the probe manager has for one
 // container.
@@ -66,8 +47,8 @@ type Options struct {
 	// Now is the kubelet's clock, read for spec.activeDeadlineSeconds.
 	Now time.Time
 	// StartFailures are the reason cache's entries by container name (see
-	// apistatus.StartFailure).
-	StartFailures map[string]apistatus.StartFailure
+	// vocab.StartFailure).
+	StartFailures map[string]vocab.StartFailure
 	// RecursiveReadOnlySupported is whether the pod's runtime handler
 	// supports recursive read-only mounts.
 	RecursiveReadOnlySupported bool
@@ -81,7 +62,7 @@ type Options struct {
 	// Probes are the readiness and startup results by container instance
 	// ID (runtimestate.Container.ID). An absent ID has no result of
 	// either kind.
-	Probes map[string]Probes
+	Probes map[string]vocab.ProbeResults
 	// ProbeWorkers are the probe workers by container name. nil means the
 	// workers the probe manager's AddPod creates: one per readiness or
 	// startup probe of a regular container or sidecar in the spec. A
@@ -261,7 +242,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	// 2. Container statuses.
 	cs := apistatus.Compute(pod, st, apistatus.Options{
 		Features:                   f,
-		Previous:                   cached,
+		Cached:                     cached,
 		StartFailures:              opts.StartFailures,
 		RecursiveReadOnlySupported: opts.RecursiveReadOnlySupported,
 		RuntimeType:                runtimeType,

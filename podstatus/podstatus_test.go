@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -101,7 +102,7 @@ func TestComputeComposition(t *testing.T) {
 		name: "readiness success makes the container and the pod ready",
 		pod:  onePod(v1.RestartPolicyAlways, true),
 		st:   runningState("10.0.0.5"),
-		opts: Options{Features: gates, Probes: map[string]Probes{"c1": {Readiness: Success}}},
+		opts: Options{Features: gates, Probes: map[string]vocab.ProbeResults{"c1": {Readiness: vocab.ProbeSuccess}}},
 		check: func(t *testing.T, r Result) {
 			if !r.Status.ContainerStatuses[0].Ready || condition(r.Status, v1.PodReady).Status != v1.ConditionTrue {
 				t.Errorf("not ready: %s", r)
@@ -130,7 +131,7 @@ func TestComputeComposition(t *testing.T) {
 			return p
 		}(),
 		st:   runningState(),
-		opts: Options{Features: gates, RuntimeType: "cri-o", Probes: map[string]Probes{"c1": {Startup: Success}}},
+		opts: Options{Features: gates, RuntimeType: "cri-o", Probes: map[string]vocab.ProbeResults{"c1": {Startup: vocab.ProbeSuccess}}},
 		check: func(t *testing.T, r Result) {
 			if !*r.Status.ContainerStatuses[0].Started || r.Status.ContainerStatuses[0].ContainerID != "cri-o://c1" {
 				t.Errorf("status %+v", r.Status.ContainerStatuses[0])
@@ -371,7 +372,7 @@ func TestComputeInitContainers(t *testing.T) {
 		t.Errorf("phase %s", r.Status.Phase)
 	}
 
-	r = Compute(pod, st, Options{Features: gates, Probes: map[string]Probes{"s1": {Startup: Success}}})
+	r = Compute(pod, st, Options{Features: gates, Probes: map[string]vocab.ProbeResults{"s1": {Startup: vocab.ProbeSuccess}}})
 	side = r.Status.InitContainerStatuses[1]
 	if !*side.Started || !side.Ready || condition(r.Status, v1.ContainersReady).Status != v1.ConditionTrue {
 		t.Errorf("after the startup probe: %s", r)
@@ -403,7 +404,7 @@ func TestComputeLeavesInputs(t *testing.T) {
 	st := runningState("10.0.0.5")
 	cached := &v1.PodStatus{Phase: v1.PodRunning, ContainerStatuses: []v1.ContainerStatus{{Name: "app", Started: ptr(true)}}}
 	p0, s0, c0 := pod.DeepCopy(), st.DeepCopy(), cached.DeepCopy()
-	Compute(pod, st, Options{Features: features.V1_37(), Cached: cached, Probes: map[string]Probes{"c1": {Readiness: Success}}})
+	Compute(pod, st, Options{Features: features.V1_37(), Cached: cached, Probes: map[string]vocab.ProbeResults{"c1": {Readiness: vocab.ProbeSuccess}}})
 	if d := diff(p0, pod); d != "" {
 		t.Errorf("pod changed:\n%s", d)
 	}

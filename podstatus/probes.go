@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // kubeletRestartGrace is how long before the probe manager's start a
@@ -28,21 +29,21 @@ type prober struct {
 // ContainerID.ParseString parses it (quotes trimmed, split at "://" into
 // type and ID); a ContainerID it cannot parse, or of another runtime type,
 // has none.
-func (p *prober) result(containerID string, kind func(Probes) ProbeResult) (ProbeResult, bool) {
+func (p *prober) result(containerID string, kind func(vocab.ProbeResults) vocab.ProbeResult) (vocab.ProbeResult, bool) {
 	// strings.Split into exactly two parts, without the slice.
 	typ, id, ok := strings.Cut(strings.Trim(containerID, `"`), "://")
 	if !ok || strings.Contains(id, "://") || typ != p.runtimeType {
-		return NoResult, false
+		return vocab.ProbeNoResult, false
 	}
 	pr, ok := p.opts.Probes[id]
-	if !ok || kind(pr) == NoResult {
-		return NoResult, false
+	if !ok || kind(pr) == vocab.ProbeNoResult {
+		return vocab.ProbeNoResult, false
 	}
 	return kind(pr), true
 }
 
-func readiness(p Probes) ProbeResult { return p.Readiness }
-func startup(p Probes) ProbeResult   { return p.Startup }
+func readiness(p vocab.ProbeResults) vocab.ProbeResult { return p.Readiness }
+func startup(p vocab.ProbeResults) vocab.ProbeResult   { return p.Startup }
 
 // worker reports whether the probe manager has a worker of one kind for the
 // container named name.
@@ -81,7 +82,7 @@ func (p *prober) isContainerStarted(cs *v1.ContainerStatus) bool {
 		return false
 	}
 	if r, ok := p.result(cs.ContainerID, startup); ok {
-		return r == Success
+		return r == vocab.ProbeSuccess
 	}
 	if !p.opts.Features.Enabled(features.ChangeContainerStatusOnKubeletRestart) && cs.Started != nil && *cs.Started {
 		return true
@@ -96,7 +97,7 @@ func (p *prober) ready(cs *v1.ContainerStatus, c *v1.Container) bool {
 	if cs.State.Running == nil {
 		return false
 	}
-	if r, ok := p.result(cs.ContainerID, readiness); ok && r == Success {
+	if r, ok := p.result(cs.ContainerID, readiness); ok && r == vocab.ProbeSuccess {
 		return true
 	}
 	ready := !p.worker(cs.Name, readinessWorker)

@@ -7,11 +7,11 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/manifest"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func transitionPod(t *testing.T, policy string) *v1.Pod {
@@ -60,7 +60,7 @@ func TestCompletedInitWaitingAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 		next := podstatus.Compute(pod, second, podstatus.Options{Now: now.Add(time.Second), Cached: &cached,
-			StartFailures: map[string]apistatus.StartFailure{"init": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=init"}}}).Status
+			StartFailures: map[string]vocab.StartFailure{"init": {Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container=init"}}}).Status
 		cs := next.InitContainerStatuses[0]
 		if cs.State.Waiting == nil || cs.State.Waiting.Reason != "CrashLoopBackOff" || !cs.Ready ||
 			cs.LastTerminationState.Terminated == nil || cs.LastTerminationState.Terminated.ExitCode != 0 {

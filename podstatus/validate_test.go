@@ -8,10 +8,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func TestOptionsValidate(t *testing.T) {
@@ -19,8 +19,8 @@ func TestOptionsValidate(t *testing.T) {
 	pod.Name, pod.Namespace = "web", "shop"
 	st := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "c-123", Name: "app", State: runtimestate.Running}}}
 	good := podstatus.Options{
-		Probes:        map[string]podstatus.Probes{"c-123": {Readiness: podstatus.Success}},
-		StartFailures: map[string]apistatus.StartFailure{"db": {Reason: "CrashLoopBackOff"}},
+		Probes:        map[string]vocab.ProbeResults{"c-123": {Readiness: vocab.ProbeSuccess}},
+		StartFailures: map[string]vocab.StartFailure{"db": {Reason: "CrashLoopBackOff"}},
 		ProbeWorkers:  map[string]podstatus.ProbeWorkers{"app": {Readiness: true}},
 	}
 	if err := good.Validate(pod, st); err != nil {
@@ -31,13 +31,13 @@ func TestOptionsValidate(t *testing.T) {
 		opts podstatus.Options
 		want string
 	}{
-		{"probes keyed by name", podstatus.Options{Probes: map[string]podstatus.Probes{"app": {Readiness: podstatus.Success}}},
+		{"probes keyed by name", podstatus.Options{Probes: map[string]vocab.ProbeResults{"app": {Readiness: vocab.ProbeSuccess}}},
 			`Probes["app"]: keyed by name "app", want instance ID "c-123"`},
-		{"probes keyed by container ID", podstatus.Options{Probes: map[string]podstatus.Probes{"containerd://c-123": {}}},
+		{"probes keyed by container ID", podstatus.Options{Probes: map[string]vocab.ProbeResults{"containerd://c-123": {}}},
 			`want the bare instance ID "c-123"`},
-		{"probes: unknown ID", podstatus.Options{Probes: map[string]podstatus.Probes{"c-124": {}}},
+		{"probes: unknown ID", podstatus.Options{Probes: map[string]vocab.ProbeResults{"c-124": {}}},
 			`no container instance in the runtime state has ID "c-124" (did you mean "c-123"?) (its instances: c-123 (app))`},
-		{"start failure misspelt", podstatus.Options{StartFailures: map[string]apistatus.StartFailure{"dbb": {}}},
+		{"start failure misspelt", podstatus.Options{StartFailures: map[string]vocab.StartFailure{"dbb": {}}},
 			`StartFailures["dbb"]: "dbb" is not a container of pod shop/web (did you mean "db"?)`},
 		{"probe worker misspelt", podstatus.Options{ProbeWorkers: map[string]podstatus.ProbeWorkers{"App": {}}},
 			`ProbeWorkers["App"]`},
@@ -55,9 +55,9 @@ func TestOptionsValidate(t *testing.T) {
 func TestValidateProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := podgen.Cases(podgen.CaseOptions{}).Draw(t, "case")
-		opts := podstatus.Options{Features: c.Features, Probes: map[string]podstatus.Probes{}}
+		opts := podstatus.Options{Features: c.Features, Probes: map[string]vocab.ProbeResults{}}
 		for id, p := range c.Probes {
-			opts.Probes[id] = podstatus.Probes{Readiness: podstatus.ProbeResult(p.Readiness), Startup: podstatus.ProbeResult(p.Startup)}
+			opts.Probes[id] = vocab.ProbeResults{Readiness: vocab.ProbeResult(p.Readiness), Startup: vocab.ProbeResult(p.Startup)}
 		}
 		if err := opts.Validate(c.Pod, c.State); err != nil {
 			t.Fatalf("generated results: %v", err)
@@ -71,7 +71,7 @@ func TestValidateProperty(t *testing.T) {
 			if !ok || ids[in.Name] {
 				continue
 			}
-			bad := podstatus.Options{Features: c.Features, Probes: map[string]podstatus.Probes{}}
+			bad := podstatus.Options{Features: c.Features, Probes: map[string]vocab.ProbeResults{}}
 			for k, v := range opts.Probes {
 				if k != in.ID {
 					bad.Probes[k] = v

@@ -15,6 +15,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestReplayActions replays, sync by sync, every CRI call the kubelet made
@@ -272,8 +273,8 @@ func (r *replayer) sync() {
 		r.cov.kills++
 		spec := f.specIn(pod, kl.Name)
 		if spec != nil && (spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil) && c.Timeout != nil {
-			grace := termination.ContainerGracePeriod(pod, spec, termination.KillReason(kl.Reason), r.gates)
-			want := termination.StopTimeout(grace, nil, false, 0, false, 0, r.gates).Timeout
+			grace := termination.ContainerGracePeriod(pod, spec, vocab.KillReason(kl.Reason), r.gates)
+			want := termination.StopTimeout(grace, termination.StopOptions{Features: r.gates}).Timeout
 			if *c.Timeout != want {
 				bad("StopContainer %s timeout %d s, termination gives %d s for reason %q", kl.Name, *c.Timeout, want, kl.Reason)
 			}
@@ -406,10 +407,10 @@ func (r *replayer) decide(at time.Time) (*v1.Pod, *runtimestate.Pod, podactions.
 		prev = o.Status
 	}
 	st := f.stateAt(at)
-	opts := podactions.Options{Probes: map[string]podactions.Probes{}}
+	opts := podactions.Options{Probes: map[string]vocab.ProbeResults{}}
 	for id, res := range probesAt(r.evs, at) {
-		p := podactions.Probes{Liveness: res["liveness"], Startup: res["startup"]}
-		if p != (podactions.Probes{}) {
+		p := vocab.ProbeResults{Liveness: res["liveness"], Startup: res["startup"]}
+		if p != (vocab.ProbeResults{}) {
 			opts.Probes[id] = p
 		}
 	}

@@ -69,7 +69,7 @@ func TestReplayAPIDeletion(t *testing.T) {
 						t.Fatalf("step %d: final delete with no earlier API object", i)
 					}
 					before := f.Observations[i-1]
-					if !termination.CanBeDeleted(apiPod(before), true, gates) {
+					if !termination.CanBeDeleted(apiPod(before), nil, &termination.WorkerState{Finished: true}).Delete {
 						t.Errorf("step %d: the kubelet deleted the pod, CanBeDeleted says no for the object before (phase %s)", i, before.API.Status.Phase)
 					}
 				}

@@ -8,7 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Probe results are read from the kubelet's log, never from the status under
@@ -52,7 +52,7 @@ type probeEvent struct {
 	At     time.Time
 	Kind   string // liveness, readiness, startup
 	ID     string // container instance
-	Result probe.Result
+	Result vocab.ProbeResult
 }
 
 func hasProbe(c *v1.Container, kind string) bool {
@@ -113,13 +113,13 @@ func (f *fixture) probeTimeline() ([]probeEvent, error) {
 		ev := probeEvent{At: at, Kind: kind, ID: id}
 		switch {
 		case status == "ready" || status == "started":
-			ev.Result = probe.Success
+			ev.Result = vocab.ProbeSuccess
 		case kind == "startup" && lastFail.kind == "startup" && at.Sub(lastFail.at) < 10*time.Millisecond:
-			ev.Result = probe.Failure
+			ev.Result = vocab.ProbeFailure
 		case kind == "startup":
-			ev.Result = probe.Unknown
+			ev.Result = vocab.ProbeUnknown
 		default:
-			ev.Result = probe.Failure
+			ev.Result = vocab.ProbeFailure
 		}
 		lastFail.kind = ""
 		out = append(out, ev)
@@ -128,14 +128,14 @@ func (f *fixture) probeTimeline() ([]probeEvent, error) {
 }
 
 // probesAt returns the last result of each kind for each instance at t.
-func probesAt(evs []probeEvent, t time.Time) map[string]map[string]probe.Result {
-	out := map[string]map[string]probe.Result{}
+func probesAt(evs []probeEvent, t time.Time) map[string]map[string]vocab.ProbeResult {
+	out := map[string]map[string]vocab.ProbeResult{}
 	for _, e := range evs {
 		if e.At.After(t) {
 			break
 		}
 		if out[e.ID] == nil {
-			out[e.ID] = map[string]probe.Result{}
+			out[e.ID] = map[string]vocab.ProbeResult{}
 		}
 		out[e.ID][e.Kind] = e.Result
 	}

@@ -10,8 +10,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // The captured scenarios re-run as simulations. Each container's behaviour
@@ -63,7 +63,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 	},
 	// `touch /tmp/alive; sleep 6; rm /tmp/alive; <trap loop>`; the probe
 	// is `cat /tmp/alive`.
-	"liveness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Liveness: []sim.ProbeStep{{At: secs(6), Result: probe.Failure}}}}}},
+	"liveness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Liveness: []sim.ProbeStep{{At: secs(6), Result: vocab.ProbeFailure}}}}}},
 	// `sleep 2; exit 0` and `sleep 2; exit 7`
 	"never-exit0": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 0}}}},
 	"never-exit7": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 7}}}},
@@ -75,7 +75,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 	// `touch /tmp/ready; sleep 10; rm /tmp/ready; sleep 10; touch
 	// /tmp/ready; <trap loop>`; the probe is `cat /tmp/ready`.
 	"readiness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Readiness: []sim.ProbeStep{
-		{At: secs(10), Result: probe.Failure}, {At: secs(20), Result: probe.Success}}}}}},
+		{At: secs(10), Result: vocab.ProbeFailure}, {At: secs(20), Result: vocab.ProbeSuccess}}}}}},
 	// prepare: `sleep 1`; sidecar: the trap loop; app: the first run
 	// (no marker) `touch /data/done; sleep 5; exit 42`, later runs the
 	// trap loop.
@@ -99,7 +99,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 		"app":     {Runs: []sim.Run{withPreStop(trapLoop, 4)}},
 	},
 	// the trap loop; the startup probe `cat /tmp/never` always fails.
-	"startup": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Startup: []sim.ProbeStep{{At: 0, Result: probe.Failure}}}}}},
+	"startup": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Startup: []sim.ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}},
 }
 
 func withPreStop(r sim.Run, s float64) sim.Run {

@@ -11,9 +11,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // settle is how long an observation (status and runtime view together) must
@@ -25,11 +25,11 @@ const settle = 1500 * time.Millisecond
 
 // statusProbes returns the readiness and startup results the kubelet held at
 // t, from its log (probeTimeline), never from the status under test.
-func statusProbes(evs []probeEvent, t time.Time) map[string]podstatus.Probes {
-	out := map[string]podstatus.Probes{}
+func statusProbes(evs []probeEvent, t time.Time) map[string]vocab.ProbeResults {
+	out := map[string]vocab.ProbeResults{}
 	for id, res := range probesAt(evs, t) {
-		p := podstatus.Probes{Readiness: res["readiness"], Startup: res["startup"]}
-		if p != (podstatus.Probes{}) {
+		p := vocab.ProbeResults{Readiness: res["readiness"], Startup: res["startup"]}
+		if p != (vocab.ProbeResults{}) {
 			out[id] = p
 		}
 	}
@@ -256,7 +256,7 @@ func parseSyncErr(l string) (syncErrEntry, bool) {
 }
 
 // reasonCache returns the kubelet's reason cache at t, an input of the
-// status (apistatus.StartFailure) the runtime view does not hold. It is read
+// status (vocab.StartFailure) the runtime view does not hold. It is read
 // from the kubelet's log of its SyncPod results, not from the status: an
 // entry is the last start failure logged for a container before t, unless
 // a CreateContainer call for it succeeded after that failure (a successful
@@ -264,10 +264,10 @@ func parseSyncErr(l string) (syncErrEntry, bool) {
 // did not see the status under test: the kubelet generates a status at the
 // start of a sync and logs that sync's failure after it, so a failure logged
 // after that poll may postdate the status.
-func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
+func reasonCache(f *fixture, t time.Time) map[string]vocab.StartFailure {
 	type entry struct {
 		at time.Time
-		sf apistatus.StartFailure
+		sf vocab.StartFailure
 	}
 	last := map[string]entry{}
 	day := t.UTC().Format("2006-01-02")
@@ -280,9 +280,9 @@ func reasonCache(f *fixture, t time.Time) map[string]apistatus.StartFailure {
 		if err != nil || !at.Before(t) {
 			continue
 		}
-		last[m.name] = entry{at, apistatus.StartFailure{Reason: m.reason, Message: m.message}}
+		last[m.name] = entry{at, vocab.StartFailure{Reason: m.reason, Message: m.message}}
 	}
-	out := map[string]apistatus.StartFailure{}
+	out := map[string]vocab.StartFailure{}
 	for name, e := range last {
 		cleared := false
 		for _, c := range f.CRICalls {

@@ -12,10 +12,10 @@ import (
 // Unknown keys are an error, so that a misspelt field does not silently
 // read as its zero value, and so is a state no runtime can report (an
 // unknown container state, duplicate IDs, sandboxes or containers not
-// newest first: see Validate). The result is not reordered. DecodeJSON
-// skips the validation.
+// newest first: see Validate). The result is not reordered. To read a
+// state without validating it, decode it with encoding/json into a Pod.
 func FromJSON(data []byte) (*Pod, error) {
-	p, err := DecodeJSON(data)
+	p, err := decodeJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -25,8 +25,8 @@ func FromJSON(data []byte) (*Pod, error) {
 	return p, nil
 }
 
-// DecodeJSON decodes a Pod as FromJSON does, without validating it.
-func DecodeJSON(data []byte) (*Pod, error) {
+// decodeJSON decodes a Pod as FromJSON does, without validating it.
+func decodeJSON(data []byte) (*Pod, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var p Pod

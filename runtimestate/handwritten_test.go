@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestSandboxWithoutIPHandWritten: a ready sandbox that leaves its IP out is
@@ -23,8 +24,8 @@ func TestSandboxWithoutIPHandWritten(t *testing.T) {
 	}{
 		{"IP left out: taken to have one", podNet, runtimestate.Sandbox{ID: "s1", Ready: true}, ""},
 		{"IP left out, additional IPs given", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, AdditionalIPs: []string{"fd00::1"}}, ""},
-		{"NoIP: the kubelet kills it", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, NoIP: true}, runtimestate.MsgNoIPAddress},
-		{"NoIP with only additional IPs: the kubelet kills it", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, NoIP: true, AdditionalIPs: []string{"fd00::1"}}, runtimestate.MsgNoIPAddress},
+		{"NoIP: the kubelet kills it", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, NoIP: true}, vocab.MsgNoIPAddress},
+		{"NoIP with only additional IPs: the kubelet kills it", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, NoIP: true, AdditionalIPs: []string{"fd00::1"}}, vocab.MsgNoIPAddress},
 		{"NoIP on a hostNetwork pod: no IP needed", hostNet, runtimestate.Sandbox{ID: "s1", Ready: true, NetworkMode: runtimestate.NamespaceNode, NoIP: true}, ""},
 		{"no network status", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, NoNetworkStatus: true}, ""},
 		{"an IP", podNet, runtimestate.Sandbox{ID: "s1", Ready: true, IP: "10.0.0.1"}, ""},
@@ -43,7 +44,7 @@ func TestSandboxWithoutIPHandWritten(t *testing.T) {
 		t.Errorf("YAML sandbox without ip: %v %+v", err, runtimestate.SandboxChanged(podNet, st))
 	}
 	st, err = runtimestate.FromYAML([]byte("sandboxes:\n- {id: s1, ready: true, noIP: true}\n"))
-	if err != nil || runtimestate.SandboxChanged(podNet, st).Message != runtimestate.MsgNoIPAddress {
+	if err != nil || runtimestate.SandboxChanged(podNet, st).Message != vocab.MsgNoIPAddress {
 		t.Errorf("YAML sandbox with noIP: %v %+v", err, runtimestate.SandboxChanged(podNet, st))
 	}
 	for _, bad := range []string{

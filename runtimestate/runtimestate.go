@@ -78,7 +78,7 @@ type Sandbox struct {
 	// empty: the faithful reading of a real report without an IP (a
 	// runtime that does not manage the pod's network, or one that reports
 	// only additional IPs). The kubelet kills and re-creates a ready such
-	// sandbox of a pod without hostNetwork (MsgNoIPAddress). IP must be
+	// sandbox of a pod without hostNetwork (vocab.MsgNoIPAddress). IP must be
 	// empty with it.
 	NoIP bool `json:"noIP,omitempty"`
 	// NoNetworkStatus is true when the runtime reported no network section

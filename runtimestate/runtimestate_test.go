@@ -188,7 +188,7 @@ func FuzzFromJSON(f *testing.F) {
 		if p, err := FromJSON(data); err == nil && p.Validate() != nil {
 			t.Fatal("FromJSON returned a state that does not validate")
 		}
-		p, err := DecodeJSON(data)
+		p, err := decodeJSON(data)
 		if err != nil {
 			return
 		}

@@ -2,16 +2,8 @@ package runtimestate
 
 import (
 	v1 "k8s.io/api/core/v1"
-)
 
-// The kubelet's texts for why a pod's sandbox must be (re)created
-// (PodSandboxNotReadyMsg* in pkg/kubelet/types/constants.go).
-const (
-	MsgNoPodSandbox         = "no pod sandbox exists"
-	MsgMultipleSandboxes    = "multiple pod sandboxes are ready and need to be reconciled"
-	MsgSandboxNotReady      = "pod sandbox is not ready"
-	MsgNetworkNamespaceMode = "network namespace mode changed and sandbox needs to be recreated"
-	MsgNoIPAddress          = "pod sandbox has no IP address"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // SandboxCheck is the answer of SandboxChanged.
@@ -24,7 +16,7 @@ type SandboxCheck struct {
 	// SandboxID is the latest sandbox's ID; empty when there is none or its
 	// network namespace mode changed.
 	SandboxID string
-	// Message is one of the Msg* texts when Changed, empty otherwise.
+	// Message is one of the vocab.Msg* texts when Changed, empty otherwise.
 	Message string
 }
 
@@ -44,7 +36,7 @@ type SandboxCheck struct {
 // hostNetwork.
 func SandboxChanged(pod *v1.Pod, st *Pod) SandboxCheck {
 	if st == nil || len(st.Sandboxes) == 0 {
-		return SandboxCheck{Changed: true, Message: MsgNoPodSandbox}
+		return SandboxCheck{Changed: true, Message: vocab.MsgNoPodSandbox}
 	}
 	ready := 0
 	for i := range st.Sandboxes {
@@ -55,10 +47,10 @@ func SandboxChanged(pod *v1.Pod, st *Pod) SandboxCheck {
 	latest := &st.Sandboxes[0]
 	next := latest.Attempt + 1
 	if ready > 1 {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgMultipleSandboxes}
+		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: vocab.MsgMultipleSandboxes}
 	}
 	if !latest.Ready {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgSandboxNotReady}
+		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: vocab.MsgSandboxNotReady}
 	}
 	hostNetwork := pod != nil && pod.Spec.HostNetwork
 	want := NamespacePod
@@ -66,10 +58,10 @@ func SandboxChanged(pod *v1.Pod, st *Pod) SandboxCheck {
 		want = NamespaceNode
 	}
 	if networkMode(latest.NetworkMode) != want {
-		return SandboxCheck{Changed: true, Attempt: next, Message: MsgNetworkNamespaceMode}
+		return SandboxCheck{Changed: true, Attempt: next, Message: vocab.MsgNetworkNamespaceMode}
 	}
 	if !hostNetwork && !latest.NoNetworkStatus && latest.IP == "" && latest.NoIP {
-		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: MsgNoIPAddress}
+		return SandboxCheck{Changed: true, Attempt: next, SandboxID: latest.ID, Message: vocab.MsgNoIPAddress}
 	}
 	return SandboxCheck{Attempt: latest.Attempt, SandboxID: latest.ID}
 }

@@ -10,7 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // mixedPods is the benchmark's node: n pods, a quarter of each kind:
@@ -41,8 +41,8 @@ func mixedPods(n int) []PodInput {
 				LivenessProbe: probeSpec(), ReadinessProbe: probeSpec()}}}}
 			in.Script.Containers = map[string]Behaviour{"web": {Runs: []Run{{
 				TermAfter: Duration(time.Second),
-				Readiness: []ProbeStep{{At: Duration(time.Minute), Result: probe.Failure}, {At: Duration(2 * time.Minute), Result: probe.Success}},
-				Liveness:  []ProbeStep{{At: Duration(20 * time.Minute), Result: probe.Failure}},
+				Readiness: []ProbeStep{{At: Duration(time.Minute), Result: vocab.ProbeFailure}, {At: Duration(2 * time.Minute), Result: vocab.ProbeSuccess}},
+				Liveness:  []ProbeStep{{At: Duration(20 * time.Minute), Result: vocab.ProbeFailure}},
 			}}}}
 		case 2:
 			in.Pod = &v1.Pod{ObjectMeta: meta, Spec: v1.PodSpec{RestartPolicy: v1.RestartPolicyNever,

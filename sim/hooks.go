@@ -8,9 +8,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
-	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Lifecycle hooks, as the kubelet runs them (pkg/kubelet/lifecycle/handlers.go
@@ -92,9 +91,9 @@ func (s *syncer) postStart(c *v1.Container, id string, run Run) bool {
 		return true
 	}
 	s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: postStart hook failed after %s: event FailedPostStartHook \"PostStartHook failed\"; kill %s (reason FailedPostStartHook); start error %s", c.Name, h.dur, c.Name, postStartFailureReason))
-	grace := termination.ContainerGracePeriod(s.pod, c, podactions.ReasonFailedPostStartHook, s.in.Kubelet.Features)
+	grace := termination.ContainerGracePeriod(s.pod, c, vocab.ReasonFailedPostStartHook, s.in.Kubelet.Features)
 	s.stopInstance(c.Name, id, c, grace, nil, run, h.died)
-	s.out.Memory.StartFailures[c.Name] = apistatus.StartFailure{Reason: postStartFailureReason, Message: h.msg}
+	s.out.Memory.StartFailures[c.Name] = vocab.StartFailure{Reason: postStartFailureReason, Message: h.msg}
 	return false
 }
 

@@ -6,8 +6,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // A container name in a script or an action that matches no container is
@@ -96,12 +96,12 @@ func TestSimulateRefusesMeaninglessScripts(t *testing.T) {
 		{"exit code 256", sim.Run{ExitAfter: sec(1), ExitCode: 256}, `containers.app.runs[0].exitCode: 256 is not an exit code (0-255)`},
 		{"exit code -1", sim.Run{ExitAfter: sec(1), ExitCode: -1}, `exitCode: -1 is not an exit code`},
 		{"term exit code 300", sim.Run{TermExitCode: 300}, `termExitCode: 300 is not an exit code`},
-		{"steps out of order", sim.Run{Readiness: []sim.ProbeStep{{At: sec(20), Result: probe.Failure}, {At: sec(0), Result: probe.Success}}},
+		{"steps out of order", sim.Run{Readiness: []sim.ProbeStep{{At: sec(20), Result: vocab.ProbeFailure}, {At: sec(0), Result: vocab.ProbeSuccess}}},
 			`containers.app.runs[0].readiness[1].at: 0s is not after the step before it (20s)`},
-		{"two steps at one age", sim.Run{Readiness: []sim.ProbeStep{{At: sec(5), Result: probe.Failure}, {At: sec(5), Result: probe.Success}}},
+		{"two steps at one age", sim.Run{Readiness: []sim.ProbeStep{{At: sec(5), Result: vocab.ProbeFailure}, {At: sec(5), Result: vocab.ProbeSuccess}}},
 			`readiness[1].at: 5s is not after the step before it (5s)`},
 		{"exit codes 0 and 255, steps in order", sim.Run{ExitAfter: sec(1), ExitCode: 255, TermExitCode: 0,
-			Readiness: []sim.ProbeStep{{At: 0, Result: probe.Failure}, {At: sec(5), Result: probe.Success}}}, ""},
+			Readiness: []sim.ProbeStep{{At: 0, Result: vocab.ProbeFailure}, {At: sec(5), Result: vocab.ProbeSuccess}}}, ""},
 	} {
 		_, err := sim.Simulate(sim.Config{For: sec(10)}, []sim.PodInput{{Pod: pod,
 			Script: sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{tc.run}}}}}})

@@ -6,13 +6,12 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // NextOptions are the inputs of Next besides the pod and the runtime
@@ -37,7 +36,7 @@ type NextOptions struct {
 	// liveness Failure only). A container with no status gets no result:
 	// a readiness probe then reads not ready, a startup probe not started,
 	// as right after the kubelet started. A non-nil map is taken as it is.
-	Probes map[string]probe.Results
+	Probes map[string]vocab.ProbeResults
 	// Actuated, when not nil, is the kubelet's actuated-resources record
 	// (as podstatus.RuntimeFromStatus reads it off the status's
 	// resources). Nil: the record the kubelet initialises from the spec
@@ -147,7 +146,7 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 
 // steadyMemory is what a kubelet running pod in steady state remembers
 // about it (see Next), and the grace period its worker holds.
-func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Results, now time.Time, k Kubelet) (Memory, int64, []string) {
+func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]vocab.ProbeResults, now time.Time, k Kubelet) (Memory, int64, []string) {
 	var notes []string
 	var m Memory
 	u := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateSync, Pod: pod, Cached: st}, now, k.Features)
@@ -168,7 +167,7 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Res
 		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
 	}
 	m.BackOff = map[string]restart.BackOffEntry{}
-	m.StartFailures = map[string]apistatus.StartFailure{}
+	m.StartFailures = map[string]vocab.StartFailure{}
 	for _, c := range specContainers(pod) {
 		cs := containerStatusOf(status, c.Name)
 		var e restart.BackOffEntry
@@ -184,7 +183,7 @@ func steadyMemory(pod *v1.Pod, st *runtimestate.Pod, probes map[string]probe.Res
 			m.BackOff[restart.BackOffKey(pod, c)] = e
 		}
 		if cs != nil && cs.State.Waiting != nil && isStartFailure(cs.State.Waiting.Reason) {
-			m.StartFailures[c.Name] = apistatus.StartFailure{Reason: cs.State.Waiting.Reason, Message: cs.State.Waiting.Message}
+			m.StartFailures[c.Name] = vocab.StartFailure{Reason: cs.State.Waiting.Reason, Message: cs.State.Waiting.Message}
 		}
 	}
 	if probes == nil {
@@ -208,8 +207,8 @@ func isStartFailure(reason string) bool {
 // probesFromStatus reads the readiness and startup results the kubelet
 // held off the container statuses it wrote: for each status whose running
 // state names an instance the runtime reports running.
-func probesFromStatus(status *v1.PodStatus, st *runtimestate.Pod) map[string]probe.Results {
-	out := map[string]probe.Results{}
+func probesFromStatus(status *v1.PodStatus, st *runtimestate.Pod) map[string]vocab.ProbeResults {
+	out := map[string]vocab.ProbeResults{}
 	if st == nil {
 		return out
 	}
@@ -228,12 +227,12 @@ func probesFromStatus(status *v1.PodStatus, st *runtimestate.Pod) map[string]pro
 			if cs.State.Running == nil || id == "" || !running[id] {
 				continue
 			}
-			r := probe.Results{Readiness: probe.Failure, Startup: probe.NoResult}
+			r := vocab.ProbeResults{Readiness: vocab.ProbeFailure, Startup: vocab.ProbeNoResult}
 			if cs.Ready {
-				r.Readiness = probe.Success
+				r.Readiness = vocab.ProbeSuccess
 			}
 			if cs.Started != nil && *cs.Started {
-				r.Startup = probe.Success
+				r.Startup = vocab.ProbeSuccess
 			}
 			out[id] = r
 		}

@@ -17,11 +17,11 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // nextAllExited is the share of runtime states the front-door properties
@@ -162,7 +162,7 @@ func TestTerminalShare(t *testing.T) {
 // current), now and then after older exited instances (restarts); and the
 // probe results of a healthy pod: liveness and startup passing, readiness
 // either way.
-func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]probe.Results) {
+func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]vocab.ProbeResults) {
 	t0 := podgen.Epoch
 	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
 	latest := runtimestate.Sandbox{ID: "s1", Ready: true, IP: "10.244.0.2", CreatedAt: t0}
@@ -176,7 +176,7 @@ func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]probe.
 			st.Sandboxes[i].NetworkMode = runtimestate.NamespaceNode
 		}
 	}
-	probes := map[string]probe.Results{}
+	probes := map[string]vocab.ProbeResults{}
 	var insts []runtimestate.Container
 	at := latest.CreatedAt
 	add := func(c *v1.Container, running bool) {
@@ -198,8 +198,8 @@ func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]probe.
 					}
 				}
 			} else {
-				probes[in.ID] = probe.Results{Liveness: probe.Success, Startup: probe.Success,
-					Readiness: rapid.SampledFrom([]probe.Result{probe.Success, probe.Failure}).Draw(t, c.Name+" readiness")}
+				probes[in.ID] = vocab.ProbeResults{Liveness: vocab.ProbeSuccess, Startup: vocab.ProbeSuccess,
+					Readiness: rapid.SampledFrom([]vocab.ProbeResult{vocab.ProbeSuccess, vocab.ProbeFailure}).Draw(t, c.Name+" readiness")}
 			}
 			insts = append(insts, in)
 		}
@@ -224,7 +224,7 @@ func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]probe.
 //   - the pod is not deleted and neither its API phase nor the phase the
 //     kubelet generates is terminal;
 //   - the latest sandbox is ready and needs no re-creation
-//     (podactions.SandboxChanged says no);
+//     (runtimestate.SandboxChanged says no);
 //   - every instance that runs is the newest of its name, in the latest
 //     sandbox, created from the current spec (hash current, not missing),
 //     and its liveness and startup results are Success; no instance is in
@@ -235,7 +235,7 @@ func healthyState(t *rapid.T, pod *v1.Pod) (*runtimestate.Pod, map[string]probe.
 //     (restart.RestartingAllContainers false);
 //   - no resize pending: the resources the kubelet reads as actuated (the
 //     front door's default, see podactions.Actuated) equal the spec's.
-func healthy(c nextCase, probes map[string]probe.Results) (bool, string) {
+func healthy(c nextCase, probes map[string]vocab.ProbeResults) (bool, string) {
 	pod, st, f := c.pod, c.st, c.gates
 	if pod.DeletionTimestamp != nil {
 		return false, "deleted"
@@ -243,7 +243,7 @@ func healthy(c nextCase, probes map[string]probe.Results) (bool, string) {
 	if terminalPhase(pod.Status.Phase) || terminalPhase(generatedPhase(c)) {
 		return false, "terminal"
 	}
-	if sc := podactions.SandboxChanged(pod, st); sc.Changed || st.LatestSandbox() == nil || !st.LatestSandbox().Ready {
+	if sc := runtimestate.SandboxChanged(pod, st); sc.Changed || st.LatestSandbox() == nil || !st.LatestSandbox().Ready {
 		return false, "sandbox"
 	}
 	latest := st.LatestSandbox().ID
@@ -262,7 +262,7 @@ func healthy(c nextCase, probes map[string]probe.Results) (bool, string) {
 		if st.Newest(in.Name) != in || in.SandboxID != latest || in.HashMissing || in.Hash != containerhash.Of(spec) {
 			return false, "stale instance"
 		}
-		if r := probes[in.ID]; r.Liveness != probe.Success || r.Startup != probe.Success {
+		if r := probes[in.ID]; r.Liveness != vocab.ProbeSuccess || r.Startup != vocab.ProbeSuccess {
 			return false, "probe not passing"
 		}
 	}
@@ -315,7 +315,7 @@ func TestNextHealthyKillsNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n.Add(1)
 		var c nextCase
-		var probes map[string]probe.Results
+		var probes map[string]vocab.ProbeResults
 		c.gates = podgen.Features(podgen.FeatureOptions{}).Draw(t, "gates")
 		c.pod = podgen.Pod(podgen.PodOptions{NoDeletion: true}).Draw(t, "pod")
 		isBuilt := rapid.IntRange(0, 4).Draw(t, "drawn, not built healthy") != 0
@@ -323,9 +323,9 @@ func TestNextHealthyKillsNothing(t *testing.T) {
 			c.st, probes = healthyState(t, c.pod)
 		} else {
 			c.st = podgen.RuntimeState(c.pod, podgen.StateOptions{Realistic: true}).Draw(t, "state")
-			probes = map[string]probe.Results{}
+			probes = map[string]vocab.ProbeResults{}
 			for _, in := range c.st.Containers {
-				probes[in.ID] = probe.Results{Liveness: probe.Success, Readiness: probe.Success, Startup: probe.Success}
+				probes[in.ID] = vocab.ProbeResults{Liveness: vocab.ProbeSuccess, Readiness: vocab.ProbeSuccess, Startup: vocab.ProbeSuccess}
 			}
 		}
 		c.now = c.st.Timestamp.Add(time.Duration(rapid.IntRange(0, 600).Draw(t, "now after state")) * time.Second)

@@ -18,10 +18,10 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/apidefaults"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/phase"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 	"github.com/kubeletlogic/kubeletlogic/validation"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // DefaultStart is the virtual wall-clock time a simulation starts at when
@@ -232,10 +232,10 @@ type StatusEntry struct {
 
 // ProbeEntry is one committed probe result.
 type ProbeEntry struct {
-	Container string       `json:"container"`
-	ID        string       `json:"id"`
-	Probe     string       `json:"probe"`
-	Result    probe.Result `json:"result"`
+	Container string            `json:"container"`
+	ID        string            `json:"id"`
+	Probe     string            `json:"probe"`
+	Result    vocab.ProbeResult `json:"result"`
 	// Initial is true for the result the worker sets when it first sees a
 	// container instance (readiness Failure, liveness Success, startup
 	// Unknown), before any probe ran.
@@ -798,7 +798,7 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	p.mem.Worker = live.Worker
 	if work == termination.TerminatingPod {
 		for id, r := range p.mem.Probes {
-			r.Liveness, r.Startup = probe.NoResult, probe.NoResult
+			r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
 			p.mem.Probes[id] = r
 		}
 	}
@@ -1294,7 +1294,7 @@ func (p *podSim) maybeDelete() {
 	}
 	view := p.pod.DeepCopy()
 	view.Status = *p.api.DeepCopy()
-	if !termination.CanBeDeleted(view, p.mem.Finished, p.n.cfg.Kubelet.Features) {
+	if !termination.CanBeDeleted(view, nil, &termination.WorkerState{Finished: p.mem.Finished}).Delete {
 		return
 	}
 	if p.finalizers {

@@ -8,9 +8,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/conditions"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // prober is one probe worker (pkg/kubelet/prober/worker.go): one
@@ -25,7 +25,7 @@ type prober struct {
 	gen       int
 	stopped   bool
 	lastID    string
-	lastRes   probe.Result
+	lastRes   vocab.ProbeResult
 	resultRun int
 	onHold    bool
 	// seeding: the result being set is the initial one for a new
@@ -114,7 +114,7 @@ func (p *podSim) triggerReadiness() {
 		if cs == nil || cs.State.Running == nil || cs.Started == nil || !*cs.Started {
 			continue
 		}
-		if p.mem.Probes[trimID(cs.ContainerID)].Readiness == probe.Success {
+		if p.mem.Probes[trimID(cs.ContainerID)].Readiness == vocab.ProbeSuccess {
 			continue
 		}
 		w.schedule(p.n.now)
@@ -146,14 +146,14 @@ func trimID(id string) string {
 	return id
 }
 
-func (w *prober) initial() probe.Result {
+func (w *prober) initial() vocab.ProbeResult {
 	switch w.kind {
 	case "readiness":
-		return probe.Failure
+		return vocab.ProbeFailure
 	case "liveness":
-		return probe.Success
+		return vocab.ProbeSuccess
 	}
-	return probe.Unknown
+	return vocab.ProbeUnknown
 }
 
 // doProbe is one run of the worker; false ends the worker.
@@ -174,7 +174,7 @@ func (w *prober) doProbe() bool {
 	id := trimID(cs.ContainerID)
 	if id != w.lastID {
 		if w.lastID != "" {
-			p.setResult(w, w.lastID, probe.NoResult)
+			p.setResult(w, w.lastID, vocab.ProbeNoResult)
 		}
 		w.lastID = id
 		w.seeding = true
@@ -186,7 +186,7 @@ func (w *prober) doProbe() bool {
 		return true
 	}
 	if cs.State.Running == nil {
-		p.setResult(w, id, probe.Failure)
+		p.setResult(w, id, vocab.ProbeFailure)
 		if cs.State.Terminated == nil {
 			return true
 		}
@@ -194,7 +194,7 @@ func (w *prober) doProbe() bool {
 			w.sidecar || p.pod.Spec.RestartPolicy != v1.RestartPolicyNever
 	}
 	if p.pod.DeletionTimestamp != nil && w.kind != "readiness" {
-		p.setResult(w, id, probe.Success)
+		p.setResult(w, id, vocab.ProbeSuccess)
 		return false
 	}
 	if int32(n.now.Sub(cs.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
@@ -227,12 +227,12 @@ func (w *prober) doProbe() bool {
 	} else {
 		w.lastRes, w.resultRun = res, 1
 	}
-	if (res == probe.Failure && w.resultRun < int(w.spec.FailureThreshold)) ||
-		(res == probe.Success && w.resultRun < int(w.spec.SuccessThreshold)) {
+	if (res == vocab.ProbeFailure && w.resultRun < int(w.spec.FailureThreshold)) ||
+		(res == vocab.ProbeSuccess && w.resultRun < int(w.spec.SuccessThreshold)) {
 		return true
 	}
 	p.setResult(w, id, res)
-	if (w.kind == "liveness" && res == probe.Failure) || w.kind == "startup" {
+	if (w.kind == "liveness" && res == vocab.ProbeFailure) || w.kind == "startup" {
 		w.onHold = true
 		w.resultRun = 0
 	}
@@ -241,12 +241,12 @@ func (w *prober) doProbe() bool {
 
 // setResult is the results manager's Set and the kubelet's reaction to an
 // update (syncLoopIteration's probe cases).
-func (p *podSim) setResult(w *prober, id string, r probe.Result) {
+func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 	if p.mem.Probes == nil {
-		p.mem.Probes = map[string]probe.Results{}
+		p.mem.Probes = map[string]vocab.ProbeResults{}
 	}
 	cur := p.mem.Probes[id]
-	var old *probe.Result
+	var old *vocab.ProbeResult
 	switch w.kind {
 	case "liveness":
 		old = &cur.Liveness
@@ -259,12 +259,12 @@ func (p *podSim) setResult(w *prober, id string, r probe.Result) {
 		return
 	}
 	*old = r
-	if cur == (probe.Results{}) {
+	if cur == (vocab.ProbeResults{}) {
 		delete(p.mem.Probes, id)
 	} else {
 		p.mem.Probes[id] = cur
 	}
-	if r == probe.NoResult {
+	if r == vocab.ProbeNoResult {
 		return
 	}
 	n := p.n
@@ -276,12 +276,12 @@ func (p *podSim) setResult(w *prober, id string, r probe.Result) {
 	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":
-		if r != probe.Failure {
+		if r != vocab.ProbeFailure {
 			return
 		}
 	case "readiness":
 		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			ready := r == probe.Success
+			ready := r == vocab.ProbeSuccess
 			if cs.Ready == ready {
 				return false
 			}
@@ -290,7 +290,7 @@ func (p *podSim) setResult(w *prober, id string, r probe.Result) {
 		}, true)
 	default:
 		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			started := r == probe.Success
+			started := r == vocab.ProbeSuccess
 			if cs.Started != nil && *cs.Started == started {
 				return false
 			}

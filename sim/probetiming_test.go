@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // probeFacts are what a timeline shows of one container's first instance
@@ -19,7 +20,7 @@ import (
 // result of the probe kind.
 type probeFacts struct {
 	workerStart, startedAt, seen, committed time.Time
-	result                                  probe.Result
+	result                                  vocab.ProbeResult
 	ok                                      bool
 }
 
@@ -90,7 +91,7 @@ func TestLivenessKillMatchesProbeSchedule(t *testing.T) {
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"}, Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "app", LivenessProbe: lp}}}}
 		in := PodInput{Pod: pod, At: dur(t, "arrival", 3),
 			Script: Script{
-				Containers: map[string]Behaviour{"app": {Runs: []Run{{Liveness: []ProbeStep{{At: 0, Result: probe.Failure}}}}}},
+				Containers: map[string]Behaviour{"app": {Runs: []Run{{Liveness: []ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}},
 				Runtime:    RuntimeDelays{RunPodSandbox: dur(t, "RunPodSandbox", 3), StartContainer: dur(t, "StartContainer", 2)},
 			}}
 		tl, err := Simulate(Config{For: Duration(3 * time.Minute), Seed: rapid.Uint64().Draw(t, "seed")}, []PodInput{in})
@@ -98,7 +99,7 @@ func TestLivenessKillMatchesProbeSchedule(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := probeFactsOf(tl, "p", "app", "liveness", true)
-		if !f.ok || f.result != probe.Failure {
+		if !f.ok || f.result != vocab.ProbeFailure {
 			t.Fatalf("no liveness failure in the timeline (%+v)\n%s", f, tl.Events())
 		}
 		timing := probe.TimingOf(pod.Spec.Containers[0].LivenessProbe)
@@ -117,7 +118,7 @@ func TestLivenessKillWithinJitterWindow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lp := drawProbe(t, "liveness")
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"}, Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "app", LivenessProbe: lp}}}}
-		in := PodInput{Pod: pod, Script: Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{Liveness: []ProbeStep{{At: 0, Result: probe.Failure}}}}}}}}
+		in := PodInput{Pod: pod, Script: Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{Liveness: []ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}}}}
 		up := dur(t, "kubelet uptime", 1)
 		tl, err := Simulate(Config{For: Duration(3 * time.Minute), KubeletUptime: up + Duration(time.Millisecond), Seed: rapid.Uint64().Draw(t, "seed")}, []PodInput{in})
 		if err != nil {
@@ -151,7 +152,7 @@ func TestStartupProbeScheduleOnSidecar(t *testing.T) {
 		fails := rapid.Bool().Draw(t, "startup fails")
 		var run Run
 		if fails {
-			run.Startup = []ProbeStep{{At: 0, Result: probe.Failure}}
+			run.Startup = []ProbeStep{{At: 0, Result: vocab.ProbeFailure}}
 		}
 		in := PodInput{Pod: pod, At: dur(t, "arrival", 3), Script: Script{Containers: map[string]Behaviour{"proxy": {Runs: []Run{run}}}}}
 		tl, err := Simulate(Config{For: Duration(5 * time.Minute), Seed: rapid.Uint64().Draw(t, "seed")}, []PodInput{in})
@@ -163,9 +164,9 @@ func TestStartupProbeScheduleOnSidecar(t *testing.T) {
 			t.Fatalf("no startup result\n%s", tl.Events())
 		}
 		s := probe.ScheduleOf(probe.TimingOf(sp), probe.Clock{Start: f.workerStart, KubeletUp: time.Hour}, probe.Instance{StartedAt: f.startedAt, Seen: f.seen})
-		want, res := s.Succeed, probe.Success
+		want, res := s.Succeed, vocab.ProbeSuccess
 		if fails {
-			want, res = s.Fail, probe.Failure
+			want, res = s.Fail, vocab.ProbeFailure
 		}
 		if f.result != res || !want.Equal(f.committed) {
 			t.Fatalf("startup %s at %s in the simulation, ScheduleOf says %s at %s\n%s", f.result, f.committed.Sub(tl.Start), res, want.Sub(tl.Start), tl.Events())

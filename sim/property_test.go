@@ -16,7 +16,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func dur(t *rapid.T, label string, maxSeconds float64) Duration {
@@ -27,9 +27,9 @@ func drawSteps(t *rapid.T, label string) []ProbeStep {
 	n := rapid.IntRange(0, 2).Draw(t, label+" steps")
 	var out []ProbeStep
 	for i := 0; i < n; i++ {
-		r := probe.Success
+		r := vocab.ProbeSuccess
 		if rapid.Bool().Draw(t, fmt.Sprintf("%s fails %d", label, i)) {
-			r = probe.Failure
+			r = vocab.ProbeFailure
 		}
 		// Steps are listed in increasing order of age (Simulate refuses
 		// others): each one a drawn time after the one before.
@@ -273,8 +273,8 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			if held[k] {
 				t.Fatalf("%s at %s: %s probe result %s for %s, whose worker is on hold\n%s", name, e.At, e.Probe.Probe, e.Probe.Result, e.Probe.ID, tl.Events())
 			}
-			if (e.Probe.Probe == "liveness" && e.Probe.Result == probe.Failure) ||
-				(e.Probe.Probe == "startup" && (e.Probe.Result == probe.Failure || e.Probe.Result == probe.Success)) {
+			if (e.Probe.Probe == "liveness" && e.Probe.Result == vocab.ProbeFailure) ||
+				(e.Probe.Probe == "startup" && (e.Probe.Result == vocab.ProbeFailure || e.Probe.Result == vocab.ProbeSuccess)) {
 				held[k] = true
 			}
 		case KindAPI:

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Duration is a time.Duration that reads and writes as Go duration text
@@ -115,22 +115,22 @@ type Run struct {
 }
 
 // ProbeStep says that from age At of the run on, the probe gives Result
-// (probe.Success or probe.Failure).
+// (vocab.ProbeSuccess or vocab.ProbeFailure).
 type ProbeStep struct {
-	At     Duration     `json:"at"`
-	Result probe.Result `json:"result"`
+	At     Duration          `json:"at"`
+	Result vocab.ProbeResult `json:"result"`
 }
 
 // outcome is the result of a probe with these steps at the run's age.
-func outcome(steps []ProbeStep, age time.Duration) probe.Result {
-	r := probe.Success
+func outcome(steps []ProbeStep, age time.Duration) vocab.ProbeResult {
+	r := vocab.ProbeSuccess
 	for _, s := range steps {
 		if age >= s.At.D() {
 			r = s.Result
 		}
 	}
-	if r != probe.Failure {
-		r = probe.Success
+	if r != vocab.ProbeFailure {
+		r = vocab.ProbeSuccess
 	}
 	return r
 }
@@ -214,8 +214,8 @@ func (s Script) validate() error {
 					if st.At < 0 {
 						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].at: negative duration %s", name, i, l.field, j, st.At)
 					}
-					if st.Result != probe.Success && st.Result != probe.Failure {
-						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].result: %q is not %q or %q", name, i, l.field, j, st.Result, probe.Success, probe.Failure)
+					if st.Result != vocab.ProbeSuccess && st.Result != vocab.ProbeFailure {
+						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].result: %q is not %q or %q", name, i, l.field, j, st.Result, vocab.ProbeSuccess, vocab.ProbeFailure)
 					}
 				}
 			}

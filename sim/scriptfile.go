@@ -16,7 +16,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/internal/nearest"
 	"github.com/kubeletlogic/kubeletlogic/internal/yamljson"
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // The script format's version: the apiVersion and kind a script file may
@@ -292,7 +292,7 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 			}{{"liveness", r.Liveness}, {"readiness", r.Readiness}, {"startup", r.Startup}} {
 				for j, st := range pr.steps {
 					step := append(append([]pathSeg{}, run...), pathSeg{key: pr.field}, pathSeg{index: j, isIndex: true})
-					if st.Result != probe.Success && st.Result != probe.Failure {
+					if st.Result != vocab.ProbeSuccess && st.Result != vocab.ProbeFailure {
 						return nil, fail(append(step, pathSeg{key: "result"}), "%q: want Success or Failure", st.Result)
 					}
 					if st.At < 0 {

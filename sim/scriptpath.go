@@ -9,7 +9,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/internal/nearest"
-	"github.com/kubeletlogic/kubeletlogic/probe"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // The field paths of a script file, how its decoded JSON is checked
@@ -40,7 +40,7 @@ func pathString(p []pathSeg) string {
 
 var (
 	durationType = reflect.TypeOf(Duration(0))
-	probePkg     = reflect.TypeOf(probe.Result("")).PkgPath()
+	probePkg     = reflect.TypeOf(vocab.ProbeResult("")).PkgPath()
 )
 
 // checkShape walks a decoded JSON value against the Go type it is to be

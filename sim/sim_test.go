@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -99,7 +99,7 @@ func TestReadinessSuccessThreshold(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		tl := run(t, sim.Config{Seed: seed, For: sec(40)}, sim.PodInput{Pod: pod})
 		r := readinessEntries(tl, "rd")
-		if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success {
+		if len(r) != 2 || r[0].Probe.Result != vocab.ProbeFailure || r[1].Probe.Result != vocab.ProbeSuccess {
 			t.Fatalf("seed %d: want readiness Failure then Success, got %v\n%s", seed, r, tl.Events())
 		}
 		if d := r[1].At - r[0].At; d < 10*time.Second || d > 11*time.Second {
@@ -138,7 +138,7 @@ func TestReadinessInitialDelay(t *testing.T) {
 				}
 			}
 			r := readinessEntries(tl, "rd")
-			if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success {
+			if len(r) != 2 || r[0].Probe.Result != vocab.ProbeFailure || r[1].Probe.Result != vocab.ProbeSuccess {
 				t.Fatalf("seed %d: want readiness Failure then Success, got %v\n%s", seed, r, tl.Events())
 			}
 			ready := tl.Start.Add(r[1].At)
@@ -158,7 +158,7 @@ func TestLivenessHold(t *testing.T) {
 	pod := apiPod("lv", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
 		LivenessProbe: &v1.Probe{ProbeHandler: execCheck, PeriodSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1, TimeoutSeconds: 1}}}})
 	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{
-		{IgnoreSIGTERM: true, Liveness: []sim.ProbeStep{{At: sec(5), Result: probe.Failure}, {At: sec(7), Result: probe.Success}}},
+		{IgnoreSIGTERM: true, Liveness: []sim.ProbeStep{{At: sec(5), Result: vocab.ProbeFailure}, {At: sec(7), Result: vocab.ProbeSuccess}}},
 		{},
 	}}}}
 	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script})
@@ -197,7 +197,7 @@ func TestReadinessTrigger(t *testing.T) {
 			t.Fatalf("seed %d: no SyncPod status with the container running\n%s", seed, tl.Events())
 		}
 		r := readinessEntries(tl, "rd")
-		if len(r) != 2 || r[0].Probe.Result != probe.Failure || r[1].Probe.Result != probe.Success || r[0].At != running.At || r[1].At != running.At {
+		if len(r) != 2 || r[0].Probe.Result != vocab.ProbeFailure || r[1].Probe.Result != vocab.ProbeSuccess || r[0].At != running.At || r[1].At != running.At {
 			t.Fatalf("seed %d: want readiness Failure (initial) and Success at %s, when SyncPod first saw the container running; got %v\n%s", seed, running.At, r, tl.Events())
 		}
 	}
@@ -214,7 +214,7 @@ func TestReadinessDuringTermination(t *testing.T) {
 	pod := apiPod("rt", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
 		ReadinessProbe: &v1.Probe{ProbeHandler: execCheck, PeriodSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1, TimeoutSeconds: 1}}}})
 	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{
-		{IgnoreSIGTERM: true, Readiness: []sim.ProbeStep{{At: sec(15), Result: probe.Failure}}}}}}}
+		{IgnoreSIGTERM: true, Readiness: []sim.ProbeStep{{At: sec(15), Result: vocab.ProbeFailure}}}}}}}
 	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Delete: &del}}})
 	var got []string
 	for _, e := range tl.Entries {

@@ -11,16 +11,15 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Memory is what the kubelet remembers about one pod between syncs, outside
@@ -35,9 +34,9 @@ type Memory struct {
 	BackOff map[string]restart.BackOffEntry `json:"backOff,omitempty"`
 	// StartFailures is the reason cache: the last failed start by
 	// container name.
-	StartFailures map[string]apistatus.StartFailure `json:"startFailures,omitempty"`
+	StartFailures map[string]vocab.StartFailure `json:"startFailures,omitempty"`
 	// Probes are the probe results by container instance ID.
-	Probes map[string]probe.Results `json:"probes,omitempty"`
+	Probes map[string]vocab.ProbeResults `json:"probes,omitempty"`
 	// Status is the status manager's cached status (nil: none yet);
 	// Version counts the versions it stored.
 	Status  *v1.PodStatus `json:"status,omitempty"`
@@ -70,11 +69,11 @@ func (m Memory) clone() Memory {
 	for k, v := range m.BackOff {
 		out.BackOff[k] = v
 	}
-	out.StartFailures = make(map[string]apistatus.StartFailure, len(m.StartFailures))
+	out.StartFailures = make(map[string]vocab.StartFailure, len(m.StartFailures))
 	for k, v := range m.StartFailures {
 		out.StartFailures[k] = v
 	}
-	out.Probes = make(map[string]probe.Results, len(m.Probes))
+	out.Probes = make(map[string]vocab.ProbeResults, len(m.Probes))
 	for k, v := range m.Probes {
 		out.Probes[k] = v
 	}
@@ -596,7 +595,7 @@ func (s *syncer) syncPod() {
 		key := restart.BackOffKey(pod, c)
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
-			m.StartFailures[c.Name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
+			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
 			s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: %s", c.Name, d.Message))
 			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
 				backOffUntil = d.Until
@@ -688,7 +687,7 @@ func (s *syncer) syncTerminating() {
 	s.applyKill(t)
 	// Liveness and startup results go with their workers.
 	for id, r := range m.Probes {
-		r.Liveness, r.Startup = probe.NoResult, probe.NoResult
+		r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
 		m.Probes[id] = r
 	}
 	// The kubelet re-reads the runtime: every container has stopped now.
@@ -858,7 +857,7 @@ func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, ove
 	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
 		preStop = hookDuration(c, run)
 	}
-	st := termination.StopTimeout(grace, override, hasPreStop, preStop, false, 0, s.in.Kubelet.Features)
+	st := termination.StopTimeout(grace, termination.StopOptions{Features: s.in.Kubelet.Features, GracePeriodOverride: override, HasPreStop: hasPreStop, PreStop: preStop})
 	hookAt := s.clock
 	if st.PreStopRan {
 		s.clock += st.PreStopElapsed

@@ -7,11 +7,10 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func TestSyncInputValidate(t *testing.T) {
@@ -22,7 +21,7 @@ func TestSyncInputValidate(t *testing.T) {
 		{ID: "c-1", Name: "app", State: runtimestate.Exited, CreatedAt: t0},
 	}}
 	good := sim.SyncInput{Pod: pod, Runtime: st,
-		Memory:     sim.Memory{Probes: map[string]probe.Results{"c-2": {}, "c-gone": {}}},
+		Memory:     sim.Memory{Probes: map[string]vocab.ProbeResults{"c-2": {}, "c-gone": {}}},
 		Containers: map[string]sim.Run{"c-2": {}}, Logs: map[string]int{"app": 1}, Created: map[string]int{"app": 2}}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("valid input: %v", err)
@@ -35,7 +34,7 @@ func TestSyncInputValidate(t *testing.T) {
 		in   sim.SyncInput
 		want string
 	}{
-		{"probes keyed by name", sim.SyncInput{Memory: sim.Memory{Probes: map[string]probe.Results{"app": {Liveness: probe.Failure}}}},
+		{"probes keyed by name", sim.SyncInput{Memory: sim.Memory{Probes: map[string]vocab.ProbeResults{"app": {Liveness: vocab.ProbeFailure}}}},
 			`Memory.Probes["app"]: keyed by name "app", want instance ID "c-2"`},
 		{"containers keyed by name", sim.SyncInput{Containers: map[string]sim.Run{"app": {}}},
 			`Containers["app"]: keyed by name "app", want instance ID "c-2"`},
@@ -43,7 +42,7 @@ func TestSyncInputValidate(t *testing.T) {
 			`Containers["c-3"]: no container instance in the runtime state has ID "c-3"`},
 		{"logs misspelt", sim.SyncInput{Logs: map[string]int{"ap": 0}}, `Logs["ap"]`},
 		{"created misspelt", sim.SyncInput{Created: map[string]int{"apq": 0}}, `Created["apq"]`},
-		{"start failures misspelt", sim.SyncInput{Memory: sim.Memory{StartFailures: map[string]apistatus.StartFailure{"App": {}}}}, `Memory.StartFailures["App"]`},
+		{"start failures misspelt", sim.SyncInput{Memory: sim.Memory{StartFailures: map[string]vocab.StartFailure{"App": {}}}}, `Memory.StartFailures["App"]`},
 		{"actuated misspelt", sim.SyncInput{Memory: sim.Memory{Actuated: podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"pp": {}}}}},
 			`Actuated.Containers["pp"]`},
 	} {

@@ -7,6 +7,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podgen"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Allocation budgets (issue 13): canBeDeleted and the grace arithmetic
@@ -26,20 +27,22 @@ func TestAllocationBudgets(t *testing.T) {
 		for _, in := range c.State.Containers {
 			running = append(running, in.Name)
 		}
+		finished, notFinished := &termination.WorkerState{Finished: true}, &termination.WorkerState{TerminatingAt: podgen.Epoch}
 		for _, b := range []struct {
 			name string
 			max  float64
 			run  func()
 		}{
 			{"CanBeDeleted", 0, func() {
-				termination.CanBeDeleted(pod, true, f)
-				termination.CanBeDeleted(pod, false, f)
+				termination.CanBeDeleted(pod, c.State, finished)
+				termination.CanBeDeleted(pod, c.State, notFinished)
+				termination.CanBeDeleted(pod, nil, nil)
 			}},
 			{"ContainerGracePeriod, StopTimeout, EffectiveGracePeriod, EvictionGracePeriod, HasSidecars", 0, func() {
 				for j := range pod.Spec.Containers {
-					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], termination.ReasonLivenessProbe, f)
-					termination.StopTimeout(g, nil, true, 3*time.Second, true, 5*time.Second, f)
-					termination.StopTimeout(g, &grace, false, 0, false, 0, f)
+					g := termination.ContainerGracePeriod(pod, &pod.Spec.Containers[j], vocab.ReasonLivenessProbe, f)
+					termination.StopTimeout(g, termination.StopOptions{Features: f, HasPreStop: true, PreStop: 3 * time.Second, Ordered: true, TurnAfter: 5 * time.Second})
+					termination.StopTimeout(g, termination.StopOptions{Features: f, GracePeriodOverride: &grace})
 				}
 				termination.EffectiveGracePeriod(0, pod, nil, f)
 				termination.EffectiveGracePeriod(30, pod, &grace, f)

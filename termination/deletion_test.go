@@ -6,15 +6,12 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/kubeletlogic/kubeletlogic/features"
 )
 
 // Written from the intent of TestDeletePodBeforeFinished,
 // TestDeletePodFinished and TestDoNotDeleteMirrorPods
 // (pkg/kubelet/status/status_manager_test.go).
 func TestCanBeDeleted(t *testing.T) {
-	f := features.V1_37()
 	ts := metav1.NewTime(time.Date(2026, 11, 29, 15, 43, 22, 0, time.UTC))
 	pod := func(deleted bool, phase v1.PodPhase, mirror bool) *v1.Pod {
 		p := &v1.Pod{Status: v1.PodStatus{Phase: phase}}
@@ -43,7 +40,7 @@ func TestCanBeDeleted(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := CanBeDeleted(tc.pod, tc.finished, f); got != tc.want {
+			if got := CanBeDeleted(tc.pod, nil, &WorkerState{Finished: tc.finished}).Delete; got != tc.want {
 				t.Errorf("CanBeDeleted = %v, want %v", got, tc.want)
 			}
 		})

@@ -15,7 +15,7 @@ import (
 // A pod with a finalizer is deleted with grace 30 s. The kubelet deletes
 // the API object (grace 0) only when its pod worker has finished the pod;
 // the finalizer then keeps the object until a controller removes it.
-func ExampleMayDelete() {
+func ExampleCanBeDeleted() {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	grace := int64(30)
 	pod := &v1.Pod{
@@ -30,23 +30,24 @@ func ExampleMayDelete() {
 
 	// The deletion reaches the pod worker: it starts terminating.
 	w := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateUpdate, Pod: pod}, now, f).State
-	fmt.Println(termination.MayDelete(pod, running, w))
+	fmt.Println(termination.CanBeDeleted(pod, running, w))
 
 	// SyncTerminatingPod stops the containers and writes a terminal phase.
 	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(time.Second), f)
 	stopped := running.DeepCopy()
 	stopped.Containers[0].State = runtimestate.Exited
 	pod.Status.Phase = v1.PodSucceeded
-	fmt.Println(termination.MayDelete(pod, stopped, w))
+	fmt.Println(termination.CanBeDeleted(pod, stopped, w))
 
 	// SyncTerminatedPod unmounts volumes and removes the cgroup: finished.
 	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(2*time.Second), f)
-	fmt.Println(termination.MayDelete(pod, stopped, w))
+	fmt.Println(termination.CanBeDeleted(pod, stopped, w))
 
 	// A worker said to be finished while the runtime still runs the app is
-	// a contradiction; CanBeDeleted takes the flag at its word.
-	fmt.Println(termination.MayDelete(pod, running, w))
-	fmt.Println(termination.CanBeDeleted(pod, true, f))
+	// a contradiction; with no runtime state (nil), CanBeDeleted takes the
+	// flag at its word, as the kubelet does.
+	fmt.Println(termination.CanBeDeleted(pod, running, w))
+	fmt.Println(termination.CanBeDeleted(pod, nil, &termination.WorkerState{Finished: true}).Delete)
 	// Output:
 	// the kubelet does not delete the pod yet: the API status phase is "Running", not Succeeded or Failed: the kubelet has not written a terminal status yet
 	// the kubelet does not delete the pod yet: the pod worker is in terminated, not finished (SyncTerminatedPod has not succeeded)

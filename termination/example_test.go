@@ -82,7 +82,7 @@ func ExamplePlan_appExits() {
 func ExampleStopTimeout() {
 	// Real-cluster fact 19 (docs/real-cluster-facts.md#fact-19): grace 5 s, a 4 s
 	// preStop sleep: StopContainer gets the 2 s minimum.
-	s := termination.StopTimeout(5, nil, true, 4*time.Second, false, 0, features.V1_37())
+	s := termination.StopTimeout(5, termination.StopOptions{Features: features.V1_37(), HasPreStop: true, PreStop: 4 * time.Second})
 	fmt.Println(s.Timeout)
 	// Output: 2
 }

@@ -96,20 +96,19 @@ func TestFact11SidecarAfterApp(t *testing.T) {
 // delete (grace 0) once the API shows Succeeded and the pod worker has
 // finished; finalizers play no part in that decision.
 func TestFact12FinalDelete(t *testing.T) {
-	f := features.V1_37()
 	pod, _ := factPod(20, false)
 	if got := pod.DeletionTimestamp.Sub(time.Date(2026, 11, 29, 15, 43, 2, 0, time.UTC)); got != 20*time.Second {
 		t.Fatalf("fixture: deletionTimestamp is request + %v", got)
 	}
 	pod.Status.Phase = v1.PodRunning
-	if CanBeDeleted(pod, true, f) {
+	if CanBeDeleted(pod, nil, &WorkerState{Finished: true}).Delete {
 		t.Errorf("deleted before the API phase is terminal")
 	}
 	pod.Status.Phase = v1.PodSucceeded
-	if CanBeDeleted(pod, false, f) {
+	if CanBeDeleted(pod, nil, &WorkerState{Finished: false}).Delete {
 		t.Errorf("deleted before SyncTerminatedPod finished")
 	}
-	if !CanBeDeleted(pod, true, f) {
+	if !CanBeDeleted(pod, nil, &WorkerState{Finished: true}).Delete {
 		t.Errorf("not deleted once Succeeded and finished, despite the finalizer")
 	}
 }

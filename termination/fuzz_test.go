@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // fuzzInput is everything the exported functions read, decoded from
@@ -20,7 +21,7 @@ type fuzzInput struct {
 	Override  *int64                   `json:"override"`
 	PreStop   map[string]time.Duration `json:"preStop"`
 	ExitAfter map[string]time.Duration `json:"exitAfter"`
-	Reason    KillReason               `json:"reason"`
+	Reason    vocab.KillReason         `json:"reason"`
 	Previous  int64                    `json:"previous"`
 	Running   []string                 `json:"running"`
 	Worker    *WorkerState             `json:"worker"`
@@ -48,10 +49,11 @@ func FuzzTermination(f *testing.F) {
 			c = &in.Pod.Spec.Containers[0]
 		}
 		ContainerGracePeriod(in.Pod, c, in.Reason, fs)
-		StopTimeout(in.Previous, in.Override, in.Flag, in.Turn, in.Flag, in.Turn, fs)
+		StopTimeout(in.Previous, StopOptions{Features: fs, GracePeriodOverride: in.Override, HasPreStop: in.Flag, PreStop: in.Turn, Ordered: in.Flag, TurnAfter: in.Turn})
 		EffectiveGracePeriod(in.Previous, in.Pod, in.Override, fs)
 		EvictionGracePeriod(in.Pod, in.Flag, in.Previous, fs)
-		CanBeDeleted(in.Pod, in.Flag, fs)
+		_ = CanBeDeleted(in.Pod, in.State, &WorkerState{Finished: in.Flag}).String()
+		_ = CanBeDeleted(in.Pod, in.State, in.Worker).String()
 		_ = NewOrdering(in.Pod, in.Running, fs).String()
 		tl := Plan(in.Pod, in.State, Options{Features: fs, GracePeriodOverride: in.Override, PreStop: in.PreStop, ExitAfter: in.ExitAfter})
 		_ = tl.String()

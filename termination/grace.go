@@ -6,21 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
-	"github.com/kubeletlogic/kubeletlogic/podactions"
-)
-
-// KillReason is why the kubelet kills a container: podactions.KillReason,
-// the type computePodActions gives.
-type KillReason = podactions.KillReason
-
-// The kill reasons of kubelet v1.37.2 (see podactions).
-const (
-	ReasonNone                 = podactions.ReasonNone
-	ReasonStartupProbe         = podactions.ReasonStartupProbe
-	ReasonLivenessProbe        = podactions.ReasonLivenessProbe
-	ReasonFailedPostStartHook  = podactions.ReasonFailedPostStartHook
-	ReasonRestartAllContainers = podactions.ReasonRestartAllContainers
-	ReasonUnknown              = podactions.ReasonUnknown
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // MinimumGracePeriodSeconds is the least time the kubelet ever gives a
@@ -44,7 +30,7 @@ const MinimumGracePeriodSeconds int64 = 2
 //
 // A nil pod reads as a pod with neither value set (2 s). A nil c reads as a
 // container without probes. No gate changes the answer.
-func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason KillReason, f features.Set) int64 {
+func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason vocab.KillReason, f features.Set) int64 {
 	_ = f
 	if pod == nil {
 		return MinimumGracePeriodSeconds
@@ -59,9 +45,9 @@ func ContainerGracePeriod(pod *v1.Pod, c *v1.Container, reason KillReason, f fea
 	if c != nil {
 		var probe *v1.Probe
 		switch reason {
-		case ReasonStartupProbe:
+		case vocab.ReasonStartupProbe:
 			probe = c.StartupProbe
-		case ReasonLivenessProbe:
+		case vocab.ReasonLivenessProbe:
 			probe = c.LivenessProbe
 		}
 		if probe != nil && probe.TerminationGracePeriodSeconds != nil {
@@ -94,39 +80,57 @@ type Stop struct {
 	Timeout int64
 }
 
+// StopOptions are the inputs of StopTimeout besides the grace period. The
+// zero value is a container without a preStop hook, not waiting for its
+// turn, on a kubelet v1.37.2 with its default gates.
+type StopOptions struct {
+	// Features are the kubelet's feature gates; no gate of v1.37.2 changes
+	// the arithmetic.
+	Features features.Set
+	// GracePeriodOverride replaces the grace period when not nil (the kill
+	// request's override, as in Options).
+	GracePeriodOverride *int64
+	// HasPreStop says the container has a preStop hook; PreStop is how long
+	// it runs (a negative one reads as 0).
+	HasPreStop bool
+	PreStop    time.Duration
+	// Ordered says termination ordering is in force for the container;
+	// TurnAfter is how long, from the end of the preStop hook, until every
+	// container it waits for has stopped (0 when it waits for none,
+	// negative when they never stop).
+	Ordered   bool
+	TurnAfter time.Duration
+}
+
 // StopTimeout mirrors the arithmetic of killContainer
-// (pkg/kubelet/kuberuntime/kuberuntime_container.go) for one container:
+// (pkg/kubelet/kuberuntime/kuberuntime_container.go) for one container
+// whose grace period (ContainerGracePeriod) is grace:
 //
-//  1. grace = override when override is not nil, else grace;
-//  2. when hasPreStop and grace > 0, the hook runs: the kubelet waits for
+//  1. grace = o.GracePeriodOverride when it is not nil;
+//  2. when o.HasPreStop and grace > 0, the hook runs: the kubelet waits for
 //     it at most grace seconds and deducts the whole seconds it waited;
-//  3. when ordered and grace > 0 is left, the container waits for its turn
-//     for at most grace seconds; turnAfter is how long, from the end of the
-//     preStop hook, until every container it waits for has stopped (0 when
-//     it waits for none, negative when they never stop); the whole seconds
+//  3. when o.Ordered and grace > 0 is left, the container waits for its
+//     turn (o.TurnAfter) for at most grace seconds; the whole seconds
 //     waited are deducted;
 //  4. the result is raised to MinimumGracePeriodSeconds.
-//
-// preStop is the hook's duration; a negative one reads as 0.
-func StopTimeout(grace int64, override *int64, hasPreStop bool, preStop time.Duration, ordered bool, turnAfter time.Duration, f features.Set) Stop {
-	_ = f
-	if override != nil {
-		grace = *override
+func StopTimeout(grace int64, o StopOptions) Stop {
+	if o.GracePeriodOverride != nil {
+		grace = *o.GracePeriodOverride
 	}
 	s := Stop{Grace: grace}
-	if hasPreStop && grace > 0 {
+	if o.HasPreStop && grace > 0 {
 		s.PreStopRan = true
-		s.PreStopElapsed = min(max(preStop, 0), time.Duration(grace)*time.Second)
+		s.PreStopElapsed = min(max(o.PreStop, 0), time.Duration(grace)*time.Second)
 		s.PreStopDeducted = int64(s.PreStopElapsed / time.Second)
 		grace -= s.PreStopDeducted
 	}
-	if ordered && grace > 0 {
+	if o.Ordered && grace > 0 {
 		s.Waited = true
 		limit := time.Duration(grace) * time.Second
-		if turnAfter < 0 || turnAfter > limit {
+		if o.TurnAfter < 0 || o.TurnAfter > limit {
 			s.WaitElapsed = limit
 		} else {
-			s.WaitElapsed = turnAfter
+			s.WaitElapsed = o.TurnAfter
 		}
 		s.WaitDeducted = int64(s.WaitElapsed / time.Second)
 		grace -= s.WaitDeducted

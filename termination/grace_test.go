@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func i64(v int64) *int64 { return &v }
@@ -22,23 +23,23 @@ func TestContainerGracePeriod(t *testing.T) {
 		spec     *int64
 		liveness *v1.Probe
 		startup  *v1.Probe
-		reason   KillReason
+		reason   vocab.KillReason
 		want     int64
 	}{
-		{name: "nothing set: the 2 s minimum", reason: ReasonUnknown, want: 2},
-		{name: "pod grace", spec: i64(30), reason: ReasonUnknown, want: 30},
-		{name: "pod grace 0 is kept here (raised later)", spec: i64(0), reason: ReasonUnknown, want: 0},
-		{name: "deletion grace wins over pod grace", deletion: i64(5), spec: i64(30), reason: ReasonUnknown, want: 5},
-		{name: "deletion grace wins over the probe's", deletion: i64(5), spec: i64(30), liveness: probe(i64(100)), reason: ReasonLivenessProbe, want: 5},
-		{name: "deletion grace without pod grace", deletion: i64(7), reason: ReasonUnknown, want: 7},
-		{name: "liveness kill takes the liveness probe's grace", spec: i64(30), liveness: probe(i64(10)), reason: ReasonLivenessProbe, want: 10},
-		{name: "liveness probe grace larger than the pod's", spec: i64(30), liveness: probe(i64(100)), reason: ReasonLivenessProbe, want: 100},
-		{name: "startup kill takes the startup probe's grace", spec: i64(30), startup: probe(i64(12)), reason: ReasonStartupProbe, want: 12},
-		{name: "startup kill ignores the liveness probe's grace", spec: i64(30), liveness: probe(i64(10)), reason: ReasonStartupProbe, want: 30},
-		{name: "liveness kill ignores the startup probe's grace", spec: i64(30), startup: probe(i64(12)), reason: ReasonLivenessProbe, want: 30},
-		{name: "probe without its own grace", spec: i64(30), liveness: probe(nil), reason: ReasonLivenessProbe, want: 30},
-		{name: "other reasons ignore probe grace", spec: i64(30), liveness: probe(i64(10)), reason: ReasonFailedPostStartHook, want: 30},
-		{name: "probe grace needs the pod grace set", liveness: probe(i64(10)), reason: ReasonLivenessProbe, want: 2},
+		{name: "nothing set: the 2 s minimum", reason: vocab.ReasonUnknown, want: 2},
+		{name: "pod grace", spec: i64(30), reason: vocab.ReasonUnknown, want: 30},
+		{name: "pod grace 0 is kept here (raised later)", spec: i64(0), reason: vocab.ReasonUnknown, want: 0},
+		{name: "deletion grace wins over pod grace", deletion: i64(5), spec: i64(30), reason: vocab.ReasonUnknown, want: 5},
+		{name: "deletion grace wins over the probe's", deletion: i64(5), spec: i64(30), liveness: probe(i64(100)), reason: vocab.ReasonLivenessProbe, want: 5},
+		{name: "deletion grace without pod grace", deletion: i64(7), reason: vocab.ReasonUnknown, want: 7},
+		{name: "liveness kill takes the liveness probe's grace", spec: i64(30), liveness: probe(i64(10)), reason: vocab.ReasonLivenessProbe, want: 10},
+		{name: "liveness probe grace larger than the pod's", spec: i64(30), liveness: probe(i64(100)), reason: vocab.ReasonLivenessProbe, want: 100},
+		{name: "startup kill takes the startup probe's grace", spec: i64(30), startup: probe(i64(12)), reason: vocab.ReasonStartupProbe, want: 12},
+		{name: "startup kill ignores the liveness probe's grace", spec: i64(30), liveness: probe(i64(10)), reason: vocab.ReasonStartupProbe, want: 30},
+		{name: "liveness kill ignores the startup probe's grace", spec: i64(30), startup: probe(i64(12)), reason: vocab.ReasonLivenessProbe, want: 30},
+		{name: "probe without its own grace", spec: i64(30), liveness: probe(nil), reason: vocab.ReasonLivenessProbe, want: 30},
+		{name: "other reasons ignore probe grace", spec: i64(30), liveness: probe(i64(10)), reason: vocab.ReasonFailedPostStartHook, want: 30},
+		{name: "probe grace needs the pod grace set", liveness: probe(i64(10)), reason: vocab.ReasonLivenessProbe, want: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,10 +53,10 @@ func TestContainerGracePeriod(t *testing.T) {
 			}
 		})
 	}
-	if got := ContainerGracePeriod(nil, nil, ReasonLivenessProbe, f); got != 2 {
+	if got := ContainerGracePeriod(nil, nil, vocab.ReasonLivenessProbe, f); got != 2 {
 		t.Errorf("nil pod: %d, want 2", got)
 	}
-	if got := ContainerGracePeriod(&v1.Pod{Spec: v1.PodSpec{TerminationGracePeriodSeconds: i64(9)}}, nil, ReasonLivenessProbe, f); got != 9 {
+	if got := ContainerGracePeriod(&v1.Pod{Spec: v1.PodSpec{TerminationGracePeriodSeconds: i64(9)}}, nil, vocab.ReasonLivenessProbe, f); got != 9 {
 		t.Errorf("nil container: %d, want 9", got)
 	}
 }
@@ -93,7 +94,7 @@ func TestStopTimeout(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := StopTimeout(tc.grace, tc.override, tc.hasPreStop, tc.preStop, tc.ordered, tc.turn, f); got != tc.want {
+			if got := StopTimeout(tc.grace, StopOptions{Features: f, GracePeriodOverride: tc.override, HasPreStop: tc.hasPreStop, PreStop: tc.preStop, Ordered: tc.ordered, TurnAfter: tc.turn}); got != tc.want {
 				t.Errorf("StopTimeout =\n %+v\nwant\n %+v", got, tc.want)
 			}
 		})

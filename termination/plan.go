@@ -10,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // Options are the inputs of Plan that are not in the pod or the runtime
@@ -228,7 +229,7 @@ func (p *planner) kill(k int) ContainerStop {
 		p.out[k] = cs
 		return cs
 	}
-	grace := ContainerGracePeriod(p.pod, spec, ReasonUnknown, p.opts.Features)
+	grace := ContainerGracePeriod(p.pod, spec, vocab.ReasonUnknown, p.opts.Features)
 	hasPreStop := spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil
 	preStop, listed := p.opts.PreStop[inst.Name]
 	if hasPreStop && !listed && spec.Lifecycle.PreStop.Sleep != nil {
@@ -237,7 +238,7 @@ func (p *planner) kill(k int) ContainerStop {
 
 	// The preStop hook does not depend on the ordering: compute it first
 	// to know when the wait starts.
-	pre := StopTimeout(grace, p.opts.GracePeriodOverride, hasPreStop, preStop, false, 0, p.opts.Features)
+	pre := StopTimeout(grace, StopOptions{Features: p.opts.Features, GracePeriodOverride: p.opts.GracePeriodOverride, HasPreStop: hasPreStop, PreStop: preStop})
 	turn := time.Duration(0)
 	if p.ord != nil {
 		cs.WaitsFor = p.ord.WaitNames(inst.Name)
@@ -257,7 +258,7 @@ func (p *planner) kill(k int) ContainerStop {
 			turn = last - pre.PreStopElapsed
 		}
 	}
-	cs.Stop = StopTimeout(grace, p.opts.GracePeriodOverride, hasPreStop, preStop, p.ord != nil, turn, p.opts.Features)
+	cs.Stop = StopTimeout(grace, StopOptions{Features: p.opts.Features, GracePeriodOverride: p.opts.GracePeriodOverride, HasPreStop: hasPreStop, PreStop: preStop, Ordered: p.ord != nil, TurnAfter: turn})
 	cs.PreStopEnd = cs.Stop.PreStopElapsed
 	cs.WaitEnd = cs.PreStopEnd + cs.Stop.WaitElapsed
 	if !cs.Stop.Waited {

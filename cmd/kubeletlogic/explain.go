@@ -17,6 +17,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // sample is the pod the bare command explains (a copy of
@@ -313,7 +314,7 @@ func explain(in explainInput) *explanation {
 		statusOpts.HostIPs = ips
 	}
 	first := podstatus.Compute(pod, st, statusOpts)
-	var failures map[string]apistatus.StartFailure
+	var failures map[string]vocab.StartFailure
 	var oc outlookContext
 	x.Next, failures, oc = explainNext(pod, st, view, now, in.gates, cfg, rel)
 	// Crash-loop back-off of each container: the records the next sync
@@ -396,7 +397,7 @@ func deletion(pod *v1.Pod, st *runtimestate.Pod, steady bool, f features.Set) de
 		r.Then = append(r.Then, fmt.Sprintf("finalizers %s keep the object in the API, terminal phase and all, until their controllers remove them: the kubelet's part is done", strings.Join(pod.Finalizers, ", ")))
 	}
 	if pod.DeletionTimestamp != nil {
-		d := termination.MayDelete(pod, st, nil)
+		d := termination.CanBeDeleted(pod, st, nil)
 		r.MayDeleteNow = &mayDeleteNow{Delete: d.Delete, Why: d.String()}
 	}
 	return r

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // probeReport is what explain says about one probe of one container: its
@@ -241,7 +242,7 @@ func livenessReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, clock pr
 		fmt.Sprintf("  first probe at %s: the worker's first tick at or after the whole-second startedAt + %ds, once the status shows %s started", rep.FirstProbe, rep.InitialDelaySeconds, c.Name),
 		fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, %s (%s if each probe hangs until its %ds timeout)",
 			rep.FirstKill, failureWords(t.FailureThreshold, s.Fail.Sub(s.FirstProbe)), rep.FirstKillTimedOut, rep.TimeoutSeconds))
-	rep.Say = append(rep.Say, killWords(pod, st, c, termination.ReasonLivenessProbe, running, f)...)
+	rep.Say = append(rep.Say, killWords(pod, st, c, vocab.ReasonLivenessProbe, running, f)...)
 	return rep
 }
 
@@ -261,7 +262,7 @@ func startupReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, sidecar b
 	}
 	rep.Say = append(rep.Say, fmt.Sprintf("  a probe that keeps failing: the first possible kill at %s, %s (%s if each probe hangs until its %ds timeout)",
 		rep.FirstKill, failureWords(t.FailureThreshold, s.Fail.Sub(s.FirstProbe)), rep.FirstKillTimedOut, rep.TimeoutSeconds))
-	rep.Say = append(rep.Say, killWords(pod, st, c, termination.ReasonStartupProbe, running, f)...)
+	rep.Say = append(rep.Say, killWords(pod, st, c, vocab.ReasonStartupProbe, running, f)...)
 	return rep, s
 }
 
@@ -283,7 +284,7 @@ func readinessReport(c *v1.Container, inst probe.Instance, basis string, rel fun
 
 // killWords says what the kubelet does when the probe commits Failure:
 // podactions.Compute with that result on a running instance of c.
-func killWords(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, reason termination.KillReason, running bool, f features.Set) []string {
+func killWords(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, reason vocab.KillReason, running bool, f features.Set) []string {
 	state := st
 	if !running {
 		state = steadyState(pod)
@@ -292,13 +293,13 @@ func killWords(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, reason termin
 	if in == nil || in.State != runtimestate.Running {
 		return []string{"  (no running instance to show the kill on)"}
 	}
-	res := probe.Results{Liveness: probe.Failure}
-	if reason == termination.ReasonStartupProbe {
-		res = probe.Results{Startup: probe.Failure}
+	res := vocab.ProbeResults{Liveness: vocab.ProbeFailure}
+	if reason == vocab.ReasonStartupProbe {
+		res = vocab.ProbeResults{Startup: vocab.ProbeFailure}
 	}
 	// The running instances were started with the spec's resources: no
 	// resize comes into it.
-	acts := podactions.Compute(pod, state, podactions.Options{Features: f, Probes: map[string]probe.Results{in.ID: res}, Actuated: actuatedAs(pod)})
+	acts := podactions.Compute(pod, state, podactions.Options{Features: f, Probes: map[string]vocab.ProbeResults{in.ID: res}, Actuated: actuatedAs(pod)})
 	var kill *podactions.Kill
 	for i := range acts.ContainersToKill {
 		if acts.ContainersToKill[i].ID == in.ID {
@@ -342,8 +343,8 @@ func effectiveOf(pod *v1.Pod, name string, f features.Set) restart.Effective {
 	return e
 }
 
-func probeOf(c *v1.Container, reason termination.KillReason) *v1.Probe {
-	if reason == termination.ReasonStartupProbe {
+func probeOf(c *v1.Container, reason vocab.KillReason) *v1.Probe {
+	if reason == vocab.ReasonStartupProbe {
 		return c.StartupProbe
 	}
 	return c.LivenessProbe

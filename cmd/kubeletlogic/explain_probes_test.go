@@ -11,8 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // livenessPod is a pod whose app has a liveness probe with these fields
@@ -80,13 +80,13 @@ func TestExplainFirstKillEqualsSimulation(t *testing.T) {
 			t.Fatalf("no liveness report\n%s", src)
 		}
 
-		script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{Liveness: []sim.ProbeStep{{At: 0, Result: probe.Failure}}}}}}}
+		script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{Liveness: []sim.ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}}}
 		tl, err := sim.Simulate(sim.Config{For: sim.Duration(5 * time.Minute)}, []sim.PodInput{{Pod: pods[0].pod, Script: script}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		kill, ok := tl.First("p", func(e sim.Entry) bool {
-			return e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Container == "app" && e.Probe.Probe == "liveness" && e.Probe.Result == probe.Failure && !e.Probe.Initial
+			return e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Container == "app" && e.Probe.Probe == "liveness" && e.Probe.Result == vocab.ProbeFailure && !e.Probe.Initial
 		})
 		if !ok {
 			t.Fatalf("no liveness kill in the simulation\n%s", tl.Events())
@@ -190,7 +190,7 @@ func TestExplainReadyWithinSimulation(t *testing.T) {
 			t.Fatal(err)
 		}
 		ready, ok := tl.First("p", func(e sim.Entry) bool {
-			return e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Probe == "readiness" && e.Probe.Result == probe.Success && !e.Probe.Initial
+			return e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Probe == "readiness" && e.Probe.Result == vocab.ProbeSuccess && !e.Probe.Initial
 		})
 		if !ok {
 			t.Fatalf("never ready\n%s", tl.Events())

@@ -7,13 +7,13 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // workFuncs names the kubelet function each pod-worker state runs.
@@ -29,7 +29,7 @@ var workFuncs = map[termination.WorkType]string{
 // explain shows) and whether the pod is restarting all its containers in
 // that sync (the AllContainersRestarting condition of the status SyncPod
 // stored).
-func explainNext(pod *v1.Pod, st *runtimestate.Pod, view podstatus.StatusView, now time.Time, f features.Set, cfg restart.BackOffConfig, rel func(time.Time) string) (next, map[string]apistatus.StartFailure, outlookContext) {
+func explainNext(pod *v1.Pod, st *runtimestate.Pod, view podstatus.StatusView, now time.Time, f features.Set, cfg restart.BackOffConfig, rel func(time.Time) string) (next, map[string]vocab.StartFailure, outlookContext) {
 	opts := sim.NextOptions{Now: now, Kubelet: sim.Kubelet{Features: f}, Probes: view.Probes}
 	if view.State != nil {
 		// Read off the pod's status: the resources it shows were actuated.
@@ -37,7 +37,7 @@ func explainNext(pod *v1.Pod, st *runtimestate.Pod, view podstatus.StatusView, n
 	}
 	r := sim.Next(pod, st, opts)
 	n := next{Function: workFuncs[r.Work], Starts: r.Started(), Stops: r.Stopped(), Removes: r.Removed()}
-	failures := map[string]apistatus.StartFailure{}
+	failures := map[string]vocab.StartFailure{}
 	oc := outlookContext{started: map[string]bool{}, removed: map[string]bool{}, backOff: r.Input.Memory.BackOff, pod: pod}
 	for _, name := range n.Removes {
 		oc.removed[name] = true
@@ -120,7 +120,7 @@ func explainNext(pod *v1.Pod, st *runtimestate.Pod, view podstatus.StatusView, n
 			d := cfg.Decide(pod, c, st, r.Input.Memory.BackOff[restart.BackOffKey(pod, c)], now)
 			n.Held = append(n.Held, name)
 			n.Say = append(n.Say, fmt.Sprintf("but crash-loop back-off holds %s until %s (back-off %s): the kubelet reports CrashLoopBackOff until then", name, rel(d.Until), d.Delay))
-			failures[name] = apistatus.StartFailure{Reason: d.Reason, Message: d.Message}
+			failures[name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
 		}
 		for _, name := range n.Starts {
 			_, c, ok := restart.KindOf(&pod.Spec, name)

@@ -8,8 +8,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // readScript reads a script file (sim.ReadScript: the format, its checks
@@ -86,7 +86,7 @@ func describeRun(r sim.Run) string {
 		var ss []string
 		for _, s := range p.steps {
 			verb := "fails"
-			if s.Result == probe.Success {
+			if s.Result == vocab.ProbeSuccess {
 				verb = "succeeds"
 			}
 			ss = append(ss, fmt.Sprintf("%s from %s", verb, time.Duration(s.At)))

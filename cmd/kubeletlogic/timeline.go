@@ -9,9 +9,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/phase"
-	"github.com/kubeletlogic/kubeletlogic/probe"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/sim"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 func runTimeline(e *env) int {
@@ -453,7 +453,7 @@ func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPictu
 			}
 			continue
 		}
-		if e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Result == probe.Failure && (e.Probe.Probe == "liveness" || e.Probe.Probe == "startup") {
+		if e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Result == vocab.ProbeFailure && (e.Probe.Probe == "liveness" || e.Probe.Probe == "startup") {
 			ln := laneOf(e.Probe.Container)
 			ln.Marks = append(ln.Marks, mark{At: e.At, Class: "probe", Label: e.Probe.Probe + " failed", Short: "failed",
 				Title: fmt.Sprintf("%s: %s probe of %s: failure threshold reached: the kubelet restarts the container", fmtSecs(e.At), e.Probe.Probe, e.Probe.ID)})

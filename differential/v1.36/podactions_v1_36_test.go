@@ -7,13 +7,13 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	runtimeutil "k8s.io/kubernetes/pkg/kubelet/kuberuntime/util"
 
-	"github.com/kubeletlogic/kubeletlogic/podactions"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
 // kubeletSandboxChanged is the kubelet's PodSandboxChanged as a
-// podactions.SandboxCheck. Kubelet v1.36 gives no message (v1.37 added
+// runtimestate.SandboxCheck. Kubelet v1.36 gives no message (v1.37 added
 // it), so there is none to compare.
-func kubeletSandboxChanged(pod *v1.Pod, ks *kubecontainer.PodStatus) (podactions.SandboxCheck, bool) {
+func kubeletSandboxChanged(pod *v1.Pod, ks *kubecontainer.PodStatus) (runtimestate.SandboxCheck, bool) {
 	changed, attempt, id := runtimeutil.PodSandboxChanged(pod, ks)
-	return podactions.SandboxCheck{Changed: changed, Attempt: attempt, SandboxID: id}, false
+	return runtimestate.SandboxCheck{Changed: changed, Attempt: attempt, SandboxID: id}, false
 }
