@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+)
+
+// ---- the runtime ----
+
+// oneLine joins the lines of a decision's text, so that every entry is one
+// line.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
+
+// callStarted records a call; in the timeline its At and Done are times
+// since the start of the simulation, like the entry's.
+func (p *podSim) callStarted(c Call, start time.Time) {
+	e := p.log(KindCRI, start.Add(c.At), c.String())
+	cc := c
+	cc.At = start.Add(c.At).Sub(p.node.start)
+	cc.Done = start.Add(c.Done).Sub(p.node.start)
+	e.Call = &cc
+}
+
+func (p *podSim) apply(c Call, start time.Time) {
+	done := start.Add(c.Done)
+	if c.Method == "ExecSync" || c.Method == "UpdateContainerResources" {
+		// Neither changes what a relist sees.
+		return
+	}
+	p.markDirty()
+	switch c.Method {
+	case "RunPodSandbox":
+		sb := runtimestate.Sandbox{ID: c.ID, Ready: true, Attempt: c.Attempt, CreatedAt: done}
+		if p.pod.Spec.HostNetwork {
+			sb.NetworkMode = runtimestate.NamespaceNode
+		} else {
+			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
+		}
+		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+	case "CreateContainer":
+		k := p.created[c.Name]
+		p.created[c.Name] = k + 1
+		spec := containerByName(p.pod, c.Name)
+		in := &instance{run: p.script.Containers[c.Name].run(k)}
+		in.c = runtimestate.Container{ID: c.ID, Name: c.Name, SandboxID: c.Sandbox, State: runtimestate.Created,
+			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
+		if spec != nil {
+			in.c.Image = spec.Image
+			in.c.ImageRef = "sha256:" + spec.Image
+		}
+		p.rt.containers = append(p.rt.containers, in)
+		if p.rt.logs == nil {
+			p.rt.logs = map[string]map[int]bool{}
+		}
+		if p.rt.logs[c.Name] == nil {
+			p.rt.logs[c.Name] = map[int]bool{}
+		}
+		p.rt.logs[c.Name][c.RestartCount] = true
+	case "StartContainer":
+		in := p.rt.find(c.ID)
+		if in == nil || in.c.State != runtimestate.Created {
+			return
+		}
+		in.c.State = runtimestate.Running
+		in.c.StartedAt = done
+		if d := in.run.ExitAfter.D(); d > 0 {
+			in.gen++
+			gen := in.gen
+			at := done.Add(d)
+			p.at(at, func() {
+				if in.gen == gen && in.c.State == runtimestate.Running {
+					p.exit(in, in.run.ExitCode, at)
+				}
+			})
+		}
+	case "StopContainer":
+		in := p.rt.find(c.ID)
+		if in != nil && (in.c.State == runtimestate.Running || in.c.State == runtimestate.Created) {
+			p.exit(in, c.ExitCode, done)
+		}
+	case "StopPodSandbox":
+		for i := range p.rt.sandboxes {
+			if p.rt.sandboxes[i].ID == c.ID {
+				p.rt.sandboxes[i].Ready = false
+			}
+		}
+		for _, in := range p.rt.containers {
+			if in.c.SandboxID == c.ID && in.c.State == runtimestate.Running {
+				p.exit(in, 137, done)
+			}
+		}
+	case "RemoveContainer":
+		p.rt.remove(c.ID, c.KeepLogs)
+	}
+}
+
+func (p *podSim) exit(in *instance, code int32, at time.Time) {
+	p.markDirty()
+	in.gen++
+	if in.c.State == runtimestate.Created {
+		in.c.StartedAt = time.Time{}
+	}
+	in.c.State = runtimestate.Exited
+	in.c.ExitCode = int(code)
+	in.c.Reason = exitReason(code)
+	in.c.FinishedAt = at
+	e := p.log(KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason}
+}
