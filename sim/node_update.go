@@ -101,10 +101,15 @@ func diffPod(cur, next *v1.Pod, cfg Config) ([]Action, bool, error) {
 			return nil, false, errors.New("the containers changed: the API server refuses that")
 		}
 		for i := range l.cur {
-			if l.cur[i].Name == l.next[i].Name && !equality.Semantic.DeepEqual(l.cur[i].Resources, l.next[i].Resources) {
-				resize[l.cur[i].Name] = *l.next[i].Resources.DeepCopy()
-				l.cur[i].Resources = *l.next[i].Resources.DeepCopy()
+			if l.cur[i].Name != l.next[i].Name || equality.Semantic.DeepEqual(l.cur[i].Resources, l.next[i].Resources) {
+				continue
 			}
+			r, err := resourcesChanged(l.cur[i].Name, l.cur[i].Resources, l.next[i].Resources)
+			if err != nil {
+				return nil, false, err
+			}
+			resize[l.cur[i].Name] = r
+			l.cur[i].Resources = *l.next[i].Resources.DeepCopy()
 		}
 	}
 	if !equality.Semantic.DeepEqual(*want, next.Spec) {
@@ -153,4 +158,31 @@ func checkAction(p *podSim, a Action) error {
 		}
 	}
 	return nil
+}
+
+// resourcesChanged is the resize from cur to next: the requests and limits
+// next sets to another value. Removing one is not modelled.
+func resourcesChanged(name string, cur, next v1.ResourceRequirements) (v1.ResourceRequirements, error) {
+	var out v1.ResourceRequirements
+	for _, l := range []struct {
+		what      string
+		cur, next v1.ResourceList
+		to        *v1.ResourceList
+	}{{"requests", cur.Requests, next.Requests, &out.Requests}, {"limits", cur.Limits, next.Limits, &out.Limits}} {
+		for rn := range l.cur {
+			if _, ok := l.next[rn]; !ok {
+				return out, fmt.Errorf("resize: %s: %s.%s removed: not modelled", name, l.what, rn)
+			}
+		}
+		for rn, q := range l.next {
+			if c, ok := l.cur[rn]; ok && c.Cmp(q) == 0 {
+				continue
+			}
+			if *l.to == nil {
+				*l.to = v1.ResourceList{}
+			}
+			(*l.to)[rn] = q.DeepCopy()
+		}
+	}
+	return out, nil
 }
