@@ -35,9 +35,9 @@ type Config struct {
 	Parallelism int `json:"parallelism,omitempty"`
 	// Observe, when set, receives every entry instead of the timeline
 	// (Timeline.Entries stays empty, so memory does not grow with the
-	// length of the run). It is called from several goroutines at once,
-	// one per pod being simulated; the entries of one pod come in time
-	// order.
+	// length of the run). It is called from Simulate's goroutine, with
+	// the entries in the timeline's order, at least every minute of
+	// virtual time.
 	Observe func(Entry) `json:"-"`
 }
 
