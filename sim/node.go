@@ -276,6 +276,7 @@ func (n *Node) settle(p *podSim) {
 		delete(n.pods, p.key)
 		return
 	}
+	p.wakeKey = p.loop.NextKey()
 	heap.Fix(&n.wake, p.heapIndex)
 }
 
@@ -289,8 +290,7 @@ func (n *Node) Advance(t time.Time) Report {
 	t = n.now
 	var due []*podSim
 	for len(n.wake) > 0 {
-		next, ok := n.wake[0].loop.Next()
-		if !ok || next.After(t) {
+		if n.wake[0].wakeKey > t.UnixNano() {
 			break
 		}
 		p := heap.Pop(&n.wake).(*podSim)
@@ -311,23 +311,13 @@ func (n *Node) Advance(t time.Time) Report {
 	}
 	var r Report
 	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
-	total := 0
+	r.Entries = mergeEntries(n.reporting)
 	for _, p := range n.reporting {
-		total += len(p.entries)
-	}
-	if total > 0 {
-		r.Entries = make([]Entry, 0, total)
-	}
-	for _, p := range n.reporting {
-		r.Entries = append(r.Entries, p.entries...)
 		clear(p.entries)
 		p.entries = p.entries[:0]
 		r.Syncs += p.syncs
 		p.syncs = 0
 		p.reporting = false
-	}
-	if len(n.reporting) > 1 {
-		sort.SliceStable(r.Entries, func(i, j int) bool { return r.Entries[i].At < r.Entries[j].At })
 	}
 	clear(n.reporting)
 	n.reporting = n.reporting[:0]
@@ -377,13 +367,8 @@ type wakeHeap []*podSim
 
 func (h wakeHeap) Len() int { return len(h) }
 func (h wakeHeap) Less(i, j int) bool {
-	a, aok := h[i].loop.Next()
-	b, bok := h[j].loop.Next()
-	if aok != bok {
-		return aok
-	}
-	if !a.Equal(b) {
-		return a.Before(b)
+	if h[i].wakeKey != h[j].wakeKey {
+		return h[i].wakeKey < h[j].wakeKey
 	}
 	return h[i].index < h[j].index
 }
@@ -394,6 +379,7 @@ func (h wakeHeap) Swap(i, j int) {
 }
 func (h *wakeHeap) Push(x any) {
 	p := x.(*podSim)
+	p.wakeKey = p.loop.NextKey()
 	p.heapIndex = len(*h)
 	*h = append(*h, p)
 }
@@ -404,4 +390,82 @@ func (h *wakeHeap) Pop() any {
 	*h = old[:len(old)-1]
 	p.heapIndex = -1
 	return p
+}
+
+// mergeEntries merges the entries of pods (sorted by index), each pod's in
+// time order, into one list in time order, pods in index order at the same
+// time.
+func mergeEntries(pods []*podSim) []Entry {
+	total := 0
+	for _, p := range pods {
+		total += len(p.entries)
+	}
+	if total == 0 {
+		return nil
+	}
+	out := make([]Entry, 0, total)
+	// A heap of cursors, by the time of their next entry, then pod index
+	// (the position in pods).
+	type cursor struct{ pod, i int }
+	h := make([]cursor, 0, len(pods))
+	less := func(a, b cursor) bool {
+		x, y := pods[a.pod].entries[a.i].At, pods[b.pod].entries[b.i].At
+		if x != y {
+			return x < y
+		}
+		return a.pod < b.pod
+	}
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
+			}
+			if r := c + 1; r < len(h) && less(h[r], h[c]) {
+				c = r
+			}
+			if !less(h[c], h[i]) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	for k, p := range pods {
+		if len(p.entries) > 0 {
+			h = append(h, cursor{k, 0})
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		c := h[0]
+		es := pods[c.pod].entries
+		// Take the pod's entries while they come before every other pod's.
+		for {
+			out = append(out, es[c.i])
+			c.i++
+			if c.i == len(es) {
+				break
+			}
+			if len(h) > 1 {
+				o := h[1]
+				if len(h) > 2 && less(h[2], o) {
+					o = h[2]
+				}
+				if less(o, c) {
+					break
+				}
+			}
+		}
+		if c.i == len(es) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		} else {
+			h[0] = c
+		}
+		down(0)
+	}
+	return out
 }

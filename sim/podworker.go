@@ -72,7 +72,9 @@ func (p *podSim) tryRun() {
 	if cache == nil {
 		cache = &runtimestate.Pod{UID: p.pod.UID, Name: p.pod.Name, Namespace: p.pod.Namespace}
 	}
-	out := Sync(SyncInput{
+	// The sync's memory is handed over: the worker takes the output's
+	// as its own when the sync completes (finish).
+	out := runSync(SyncInput{
 		Pod:        p.pod,
 		Runtime:    cache,
 		Now:        p.loop.Now,
@@ -84,7 +86,7 @@ func (p *podSim) tryRun() {
 		Logs:       p.rt.logMax(),
 		Created:    p.created,
 		Behaviours: p.script.Containers,
-	})
+	}, p.mem.handOver())
 	p.syncs++
 	msg := work.String()
 	if out.Decision != "" {

@@ -21,6 +21,11 @@ type fakeRuntime struct {
 	containers []*instance
 	// logs are the restart counts with a log file, per container name.
 	logs map[string]map[int]bool
+	// runsByID and logsMax are what runs and logMax return, kept until
+	// the containers or the logs change (changed).
+	runsByID map[string]Run
+	logsMax  map[string]int
+	changed  bool
 }
 
 // remove removes an instance, and its log file unless keepLogs.
@@ -33,6 +38,7 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 			delete(r.logs[in.c.Name], in.c.RestartCount)
 		}
 		r.containers = append(r.containers[:i], r.containers[i+1:]...)
+		r.changed = true
 		return
 	}
 }
@@ -40,6 +46,22 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 // logMax is, per container name, the highest restart count with a log
 // file.
 func (r *fakeRuntime) logMax() map[string]int {
+	r.refresh()
+	return r.logsMax
+}
+
+// refresh recomputes runsByID and logsMax after a change. Neither is
+// changed by its readers (a sync reads them and returns), so they are
+// shared until the next change.
+func (r *fakeRuntime) refresh() {
+	if r.runsByID != nil && !r.changed {
+		return
+	}
+	r.changed = false
+	r.runsByID = make(map[string]Run, len(r.containers))
+	for _, in := range r.containers {
+		r.runsByID[in.c.ID] = in.run
+	}
 	out := map[string]int{}
 	for name, counts := range r.logs {
 		for n := range counts {
@@ -48,7 +70,7 @@ func (r *fakeRuntime) logMax() map[string]int {
 			}
 		}
 	}
-	return out
+	r.logsMax = out
 }
 
 // instance is one container instance and what its process will do.
@@ -96,11 +118,8 @@ func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
 
 // runs maps each instance ID to its behaviour.
 func (r *fakeRuntime) runs() map[string]Run {
-	out := make(map[string]Run, len(r.containers))
-	for _, in := range r.containers {
-		out[in.c.ID] = in.run
-	}
-	return out
+	r.refresh()
+	return r.runsByID
 }
 
 // running reports whether any container process is alive.
@@ -162,6 +181,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			p.rt.logs[c.Name] = map[int]bool{}
 		}
 		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.changed = true
 	case "StartContainer":
 		in := p.rt.find(c.ID)
 		if in == nil || in.c.State != runtimestate.Created {

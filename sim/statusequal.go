@@ -40,15 +40,16 @@ func statusEqual(a, b *v1.PodStatus) bool {
 		!containerStatusesEqual(a.EphemeralContainerStatuses, b.EphemeralContainerStatuses) {
 		return false
 	}
-	if a.Resources != nil || b.Resources != nil || len(a.ResourceClaimStatuses) > 0 || len(b.ResourceClaimStatuses) > 0 ||
-		a.ExtendedResourceClaimStatus != nil || b.ExtendedResourceClaimStatus != nil || len(a.AllocatedResources) > 0 || len(b.AllocatedResources) > 0 ||
+	if !requirementsPtrEqual(a.Resources, b.Resources) || !resourceListEqual(a.AllocatedResources, b.AllocatedResources) {
+		return false
+	}
+	if len(a.ResourceClaimStatuses) > 0 || len(b.ResourceClaimStatuses) > 0 ||
+		a.ExtendedResourceClaimStatus != nil || b.ExtendedResourceClaimStatus != nil ||
 		len(a.NodeAllocatableResourceClaimStatuses) > 0 || len(b.NodeAllocatableResourceClaimStatuses) > 0 || len(a.VolumeHealth) > 0 || len(b.VolumeHealth) > 0 {
-		return equality.Semantic.DeepEqual(a.Resources, b.Resources) &&
-			equality.Semantic.DeepEqual(a.NodeAllocatableResourceClaimStatuses, b.NodeAllocatableResourceClaimStatuses) &&
+		return equality.Semantic.DeepEqual(a.NodeAllocatableResourceClaimStatuses, b.NodeAllocatableResourceClaimStatuses) &&
 			equality.Semantic.DeepEqual(a.VolumeHealth, b.VolumeHealth) &&
 			equality.Semantic.DeepEqual(a.ResourceClaimStatuses, b.ResourceClaimStatuses) &&
-			equality.Semantic.DeepEqual(a.ExtendedResourceClaimStatus, b.ExtendedResourceClaimStatus) &&
-			equality.Semantic.DeepEqual(a.AllocatedResources, b.AllocatedResources)
+			equality.Semantic.DeepEqual(a.ExtendedResourceClaimStatus, b.ExtendedResourceClaimStatus)
 	}
 	return true
 }
@@ -71,8 +72,13 @@ func containerStatusesEqual(a, b []v1.ContainerStatus) bool {
 			!stateEqual(&x.State, &y.State) || !stateEqual(&x.LastTerminationState, &y.LastTerminationState) {
 			return false
 		}
-		if x.Resources != nil || y.Resources != nil || len(x.AllocatedResources) > 0 || len(y.AllocatedResources) > 0 ||
-			len(x.VolumeMounts) > 0 || len(y.VolumeMounts) > 0 || x.User != nil || y.User != nil ||
+		// The kubelet writes resources and allocatedResources on every
+		// running container: compared here as equality.Semantic does
+		// (quantities by value, nil and empty alike), not through it.
+		if !requirementsPtrEqual(x.Resources, y.Resources) || !resourceListEqual(x.AllocatedResources, y.AllocatedResources) {
+			return false
+		}
+		if len(x.VolumeMounts) > 0 || len(y.VolumeMounts) > 0 || x.User != nil || y.User != nil ||
 			len(x.AllocatedResourcesStatus) > 0 || len(y.AllocatedResourcesStatus) > 0 || x.StopSignal != nil || y.StopSignal != nil {
 			if !equality.Semantic.DeepEqual(x, y) {
 				return false
@@ -103,6 +109,34 @@ func stateEqual(a, b *v1.ContainerState) bool {
 	if x, y := a.Terminated, b.Terminated; x != nil {
 		if x.ExitCode != y.ExitCode || x.Signal != y.Signal || x.Reason != y.Reason || x.Message != y.Message ||
 			x.ContainerID != y.ContainerID || !x.StartedAt.Equal(&y.StartedAt) || !x.FinishedAt.Equal(&y.FinishedAt) {
+			return false
+		}
+	}
+	return true
+}
+
+func requirementsPtrEqual(a, b *v1.ResourceRequirements) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if !resourceListEqual(a.Limits, b.Limits) || !resourceListEqual(a.Requests, b.Requests) || len(a.Claims) != len(b.Claims) {
+		return false
+	}
+	for i := range a.Claims {
+		if a.Claims[i] != b.Claims[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func resourceListEqual(a, b v1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, q := range a {
+		r, ok := b[k]
+		if !ok || q.Cmp(r) != 0 {
 			return false
 		}
 	}

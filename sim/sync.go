@@ -94,6 +94,34 @@ func (m Memory) clone() Memory {
 	return out
 }
 
+// handOver is m ready for runSync to change in place, for a caller that
+// takes the output's Memory as its own afterwards: its maps made, the
+// worker state and the probe results copied (the node's probe workers and
+// pod worker change those while the sync's calls play out); the back-off
+// records, the reason cache and the actuated resources are shared, as
+// nothing else reads them until the sync completes.
+func (m Memory) handOver() Memory {
+	out := m
+	if m.Worker != nil {
+		w := *m.Worker
+		out.Worker = &w
+	}
+	if out.BackOff == nil {
+		out.BackOff = map[string]restart.BackOffEntry{}
+	}
+	if out.StartFailures == nil {
+		out.StartFailures = map[string]apistatus.StartFailure{}
+	}
+	out.Probes = make(map[string]probe.Results, len(m.Probes))
+	for k, v := range m.Probes {
+		out.Probes[k] = v
+	}
+	if out.Actuated.Containers == nil {
+		out.Actuated.Containers = map[string]v1.ResourceRequirements{}
+	}
+	return out
+}
+
 // Kubelet is the node's configuration as the simulated kubelet reads it.
 // The zero value is a kubelet v1.37.2 with its default gates and settings.
 type Kubelet struct {
@@ -318,12 +346,16 @@ type StoredStatus struct {
 // Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
 // resize (UpdatePodSandboxResources and the cgroup writes) and its
 // failures, and start failures other than back-off and postStart hooks.
-func Sync(in SyncInput) SyncOutput {
+func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone()) }
+
+// runSync is Sync starting from m, which it changes in place: Sync passes a
+// clone of in.Memory, the node its own memory made ready by handOver.
+func runSync(in SyncInput, m Memory) SyncOutput {
 	in.Delays = in.Delays.orDefault()
 	if in.Runtime == nil {
 		in.Runtime = &runtimestate.Pod{}
 	}
-	s := &syncer{in: in, out: SyncOutput{Memory: in.Memory.clone()}}
+	s := &syncer{in: in, out: SyncOutput{Memory: m}}
 	if in.Pod == nil {
 		s.out.Requeue = RequeueNever
 		return s.out

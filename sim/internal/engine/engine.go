@@ -4,7 +4,10 @@
 // or of the kubelet's decisions; nothing in it reads the wall clock.
 package engine
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Loop is one event loop: a virtual clock and the events scheduled on it.
 // Events run in time order; events at the same time run in the order they
@@ -47,6 +50,15 @@ func (l *Loop) Next() (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return l.q[0].at, true
+}
+
+// NextKey is the time of the earliest event in nanoseconds since the Unix
+// epoch, for ordering loops; math.MaxInt64 when none is scheduled.
+func (l *Loop) NextKey() int64 {
+	if len(l.q) == 0 {
+		return math.MaxInt64
+	}
+	return l.q[0].key
 }
 
 // RunNext runs the earliest event if it is due at or before until, with
