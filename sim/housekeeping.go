@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -74,18 +75,21 @@ func (p *podSim) containerGC() {
 	if p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved {
 		p.pruneDead("", p.loop.Now)
 	} else {
-		names := map[string]bool{}
+		// The container names, sorted, without a map: few per pod.
+		var buf [8]string
+		sorted := buf[:0]
 		for _, in := range p.rt.containers {
-			names[in.c.Name] = true
-		}
-		sorted := make([]string, 0, len(names))
-		for name := range names {
-			sorted = append(sorted, name)
+			if !slices.Contains(sorted, in.c.Name) {
+				sorted = append(sorted, in.c.Name)
+			}
 		}
 		sort.Strings(sorted)
 		for _, name := range sorted {
 			p.pruneDead(name, p.loop.Now)
 		}
 	}
-	p.at(p.loop.Now.Add(time.Minute), p.containerGC)
+	if p.gcTick == nil {
+		p.gcTick = p.containerGC
+	}
+	p.at(p.loop.Now.Add(time.Minute), p.gcTick)
 }

@@ -59,21 +59,25 @@ func (p *podSim) relistPod() {
 
 // relistAt diffs the runtime against the last relist and updates the cache.
 func (p *podSim) relistAt(t time.Time) {
-	snap := p.rt.snapshot(t)
-	cur := map[string]string{}
-	for _, sb := range snap.Sandboxes {
+	// Two maps take turns as the record, so a relist allocates none.
+	cur := p.spare
+	if cur == nil {
+		cur = map[string]string{}
+	}
+	clear(cur)
+	for _, sb := range p.rt.sandboxes {
 		if sb.Ready {
 			cur[sb.ID] = "running"
 		} else {
 			cur[sb.ID] = "exited"
 		}
 	}
-	for _, c := range snap.Containers {
-		cur[c.ID] = plegState(c)
+	for _, in := range p.rt.containers {
+		cur[in.c.ID] = plegState(in.c)
 	}
 	var events []string
 	died := map[string]bool{}
-	ids := make([]string, 0, len(cur)+len(p.record))
+	ids := p.ids[:0]
 	for id := range cur {
 		ids = append(ids, id)
 	}
@@ -103,12 +107,13 @@ func (p *podSim) relistAt(t time.Time) {
 			events = append(events, "ContainerRemoved "+id)
 		}
 	}
-	p.record = cur
+	p.ids = ids[:0]
+	p.record, p.spare = cur, p.record
 	if len(events) == 0 && p.seen {
 		return
 	}
 	p.seen = true
-	p.cache = snap
+	p.cache = p.rt.snapshot(t)
 	p.cacheTime = t
 	worthy := false
 	for _, e := range events {

@@ -49,12 +49,16 @@ type podSim struct {
 	cache     *runtimestate.Pod
 	cacheTime time.Time
 	record    map[string]string
+	spare     map[string]string // the record's other map (relistAt)
+	ids       []string          // relistAt's buffer
 	seen      bool
 	// pod worker
 	busy        bool
 	pending     bool
 	lastSyncEnd time.Time
 	workDue     time.Time
+	workTick    func(int64) // onWorkTick, made once
+	gcTick      func()      // containerGC, made once
 	grace       int64
 	finished    bool
 	created     map[string]int // instances created per container name

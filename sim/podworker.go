@@ -193,13 +193,21 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 func (p *podSim) setWorkDue(due time.Time) {
 	p.workDue = due
 	t := engine.NextAfter(p.node.clocks.Tick, time.Second, due)
-	p.at(t, func() {
-		if p.finished || !p.workDue.Equal(due) {
-			return
-		}
-		p.workDue = time.Time{}
-		p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
-	})
+	if p.workTick == nil {
+		p.workTick = p.onWorkTick
+	}
+	p.loop.AtCall(t, p.workTick, due.UnixNano())
+}
+
+// onWorkTick is the sync loop's tick picking up work due at due (in
+// nanoseconds since the Unix epoch), unless the pod was enqueued again
+// meanwhile.
+func (p *podSim) onWorkTick(due int64) {
+	if p.finished || p.workDue.IsZero() || p.workDue.UnixNano() != due {
+		return
+	}
+	p.workDue = time.Time{}
+	p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
 }
 
 // checkDeadline arranges for the first tick at or after the pod's active

@@ -23,6 +23,7 @@ type prober struct {
 	spec      *v1.Probe
 	period    time.Duration
 	gen       int
+	tick      func(int64) // onTick, made once
 	stopped   bool
 	lastID    string
 	lastRes   probe.Result
@@ -85,17 +86,22 @@ func (p *podSim) stopProbes(all bool) {
 // manual run resets it).
 func (w *prober) schedule(t time.Time) {
 	w.gen++
-	gen := w.gen
-	w.p.at(t, func() {
-		if w.gen != gen || w.stopped {
-			return
-		}
-		if !w.doProbe() {
-			w.stopped = true
-			return
-		}
-		w.schedule(w.p.loop.Now.Add(w.period))
-	})
+	if w.tick == nil {
+		w.tick = w.onTick
+	}
+	w.p.loop.AtCall(t, w.tick, int64(w.gen))
+}
+
+// onTick is a run of the worker scheduled at generation gen.
+func (w *prober) onTick(gen int64) {
+	if int64(w.gen) != gen || w.stopped {
+		return
+	}
+	if !w.doProbe() {
+		w.stopped = true
+		return
+	}
+	w.schedule(w.p.loop.Now.Add(w.period))
 }
 
 // triggerReadiness is the probe manager's UpdatePodStatus trigger: a

@@ -112,9 +112,12 @@ func (m Memory) handOver() Memory {
 	if out.StartFailures == nil {
 		out.StartFailures = map[string]apistatus.StartFailure{}
 	}
-	out.Probes = make(map[string]probe.Results, len(m.Probes))
-	for k, v := range m.Probes {
-		out.Probes[k] = v
+	out.Probes = nil // the sync only changes results it holds
+	if len(m.Probes) > 0 {
+		out.Probes = make(map[string]probe.Results, len(m.Probes))
+		for k, v := range m.Probes {
+			out.Probes[k] = v
+		}
 	}
 	if out.Actuated.Containers == nil {
 		out.Actuated.Containers = map[string]v1.ResourceRequirements{}

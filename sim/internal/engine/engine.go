@@ -25,6 +25,9 @@ type event struct {
 	key int64 // at in nanoseconds since the Unix epoch, for ordering
 	seq uint64
 	fn  func()
+	// call(arg) runs instead of fn when set (AtCall).
+	call func(int64)
+	arg  int64
 }
 
 func (a *event) less(b *event) bool {
@@ -41,6 +44,17 @@ func (l *Loop) At(t time.Time, fn func()) {
 	}
 	l.seq++
 	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: l.seq, fn: fn})
+	l.up(len(l.q) - 1)
+}
+
+// AtCall schedules call(arg) at t, as At does. A caller that keeps call
+// (a method value made once) schedules without allocating a closure.
+func (l *Loop) AtCall(t time.Time, call func(int64), arg int64) {
+	if t.Before(l.Now) {
+		t = l.Now
+	}
+	l.seq++
+	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: l.seq, call: call, arg: arg})
 	l.up(len(l.q) - 1)
 }
 
@@ -76,7 +90,11 @@ func (l *Loop) RunNext(until time.Time) bool {
 		l.down(0)
 	}
 	l.Now = e.at
-	e.fn()
+	if e.call != nil {
+		e.call(e.arg)
+	} else {
+		e.fn()
+	}
 	return true
 }
 
