@@ -221,7 +221,7 @@ func (n *Node) newPod(in PodInput, index int) (*podSim, error) {
 	}
 	p := &podSim{node: n.st, index: index, key: key, pod: pod, script: in.Script,
 		rng:    rand.New(rand.NewPCG(cfg.Seed^0x5851f42d4c957f2d, uint64(index)+1)),
-		record: map[string]string{}, created: map[string]int{}, relists: map[time.Time]bool{}}
+		record: map[string]string{}, created: map[string]int{}, relists: map[int64]bool{}}
 	p.static = phase.IsStaticPod(pod)
 	p.finalizers = len(pod.Finalizers) > 0
 	p.script.Runtime = p.script.Runtime.orDefault()

@@ -35,18 +35,26 @@ func (p *podSim) markDirty() {
 // its runtime changed, then let its worker run. Relists that would find
 // nothing new for a pod with nothing waiting are not simulated.
 func (p *podSim) scheduleRelist(t time.Time) {
-	if p.relists[t] {
+	key := t.UnixNano()
+	if p.relists[key] {
 		return
 	}
-	p.relists[t] = true
-	p.at(t, func() {
-		delete(p.relists, t)
-		if p.dirty || !p.seen {
-			p.dirty = false
-			p.relistAt(t)
-		}
-		p.tryRun()
-	})
+	p.relists[key] = true
+	if p.relistTick == nil {
+		p.relistTick = p.onRelist
+	}
+	p.loop.AtCall(t, p.relistTick, key)
+}
+
+// onRelist is the global relist scheduled by scheduleRelist, at the time
+// key (never before the loop's clock, so the loop's clock then).
+func (p *podSim) onRelist(key int64) {
+	delete(p.relists, key)
+	if p.dirty || !p.seen {
+		p.dirty = false
+		p.relistAt(p.loop.Now)
+	}
+	p.tryRun()
 }
 
 // relistPod is the on-demand relist of one pod right after a sync that

@@ -59,11 +59,15 @@ type podSim struct {
 	workDue     time.Time
 	workTick    func(int64) // onWorkTick, made once
 	gcTick      func()      // containerGC, made once
-	grace       int64
-	finished    bool
-	created     map[string]int // instances created per container name
-	probes      []*prober
-	probesAdded bool
+	// readinessTick and relistTick: triggerReadiness and onRelist, made
+	// once.
+	readinessTick func()
+	relistTick    func(int64)
+	grace         int64
+	finished      bool
+	created       map[string]int // instances created per container name
+	probes        []*prober
+	probesAdded   bool
 	// API object
 	api        *v1.PodStatus
 	apiGone    bool
@@ -76,7 +80,7 @@ type podSim struct {
 	// dirty: the runtime changed since the last relist of the pod;
 	// relists are the relist times with an event scheduled.
 	dirty   bool
-	relists map[time.Time]bool
+	relists map[int64]bool // by time in nanoseconds since the Unix epoch
 	// housekeeping and deadline checks scheduled.
 	housekeeping bool
 	deadline     time.Time

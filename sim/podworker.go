@@ -93,20 +93,20 @@ func (p *podSim) tryRun() {
 		msg += ": " + out.Decision
 	}
 	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
-	start := p.loop.Now
-	for _, c := range out.Calls {
-		c := c
-		p.at(start.Add(c.At), func() { p.callStarted(c, start) })
-		p.at(start.Add(c.Done), func() { p.apply(c, start) })
+	// The sync's effects play out on the pod's loop: each call starts and
+	// is done, statuses are stored, the sync completes.
+	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation}
+	sp.fn = sp.play
+	for i, c := range out.Calls {
+		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
+		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
 	}
-	gen := p.pod.Generation
-	for _, s := range out.Statuses {
-		s := s
+	for i, s := range out.Statuses {
 		if s.At == 0 {
-			p.stored(s.Status, s.By, gen)
+			p.stored(s.Status, s.By, sp.gen)
 			continue
 		}
-		p.at(start.Add(s.At), func() { p.stored(s.Status, s.By, gen) })
+		p.loop.AtCall(sp.start.Add(s.At), sp.fn, int64(i)*4+playStatus)
 	}
 	for _, m := range out.Messages {
 		p.log(KindSync, p.loop.Now, oneLine(m))
@@ -114,9 +114,50 @@ func (p *podSim) tryRun() {
 	if work == termination.SyncPod {
 		// The status generation triggers readiness probes of started,
 		// running containers that are not ready yet.
-		p.at(p.loop.Now, p.triggerReadiness)
+		if p.readinessTick == nil {
+			p.readinessTick = p.triggerReadiness
+		}
+		p.at(p.loop.Now, p.readinessTick)
 	}
-	p.at(start.Add(out.Duration), func() { p.finish(out, work) })
+	p.loop.AtCall(sp.start.Add(out.Duration), sp.fn, playFinish)
+}
+
+// syncPlay is one sync's output playing out on the pod's loop; play(arg)
+// is one step of it, scheduled through engine.Loop.AtCall without a
+// closure per step.
+type syncPlay struct {
+	p     *podSim
+	start time.Time
+	out   SyncOutput
+	work  termination.WorkType
+	gen   int64 // the pod's generation when the sync ran
+	fn    func(int64)
+}
+
+// The steps of a syncPlay: the index of a call or status times 4 plus the
+// kind, or playFinish.
+const (
+	playCallStarted = 0
+	playCallDone    = 1
+	playStatus      = 2
+	playFinish      = -1
+)
+
+func (sp *syncPlay) play(arg int64) {
+	if arg == playFinish {
+		sp.p.finish(sp.out, sp.work)
+		return
+	}
+	i := arg / 4
+	switch arg % 4 {
+	case playCallStarted:
+		sp.p.callStarted(sp.out.Calls[i], sp.start)
+	case playCallDone:
+		sp.p.apply(sp.out.Calls[i], sp.start)
+	case playStatus:
+		s := &sp.out.Statuses[i]
+		sp.p.stored(s.Status, s.By, sp.gen)
+	}
 }
 
 func (p *podSim) finish(out SyncOutput, work termination.WorkType) {

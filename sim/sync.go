@@ -96,24 +96,22 @@ func (m Memory) clone() Memory {
 
 // handOver is m ready for runSync to change in place, for a caller that
 // takes the output's Memory as its own afterwards: its maps made, the
-// worker state and the probe results copied (the node's probe workers and
-// pod worker change those while the sync's calls play out); the back-off
+// probe results copied when SyncTerminatingPod will change them (the
+// node's probe workers read them while the sync's calls play out); the back-off
 // records, the reason cache and the actuated resources are shared, as
-// nothing else reads them until the sync completes.
+// nothing else reads them until the sync completes; so is the worker state,
+// which the sync does not change (the pod worker replaces it, never
+// changes it in place).
 func (m Memory) handOver() Memory {
 	out := m
-	if m.Worker != nil {
-		w := *m.Worker
-		out.Worker = &w
-	}
 	if out.BackOff == nil {
 		out.BackOff = map[string]restart.BackOffEntry{}
 	}
 	if out.StartFailures == nil {
 		out.StartFailures = map[string]apistatus.StartFailure{}
 	}
-	out.Probes = nil // the sync only changes results it holds
-	if len(m.Probes) > 0 {
+	// Only SyncTerminatingPod changes probe results (those it holds).
+	if m.Worker != nil && m.Worker.WorkType() == termination.TerminatingPod && len(m.Probes) > 0 {
 		out.Probes = make(map[string]probe.Results, len(m.Probes))
 		for k, v := range m.Probes {
 			out.Probes[k] = v
