@@ -75,6 +75,10 @@ func mixedPods(n int) []PodInput {
 // Entries are counted through Config.Observe, not kept.
 //
 //	go test ./sim -run '^$' -bench Node -benchtime 1x
+//
+// syncs/s/core divides by wall time: on a shared machine it measures the
+// load as much as the engine; the process's CPU time (/usr/bin/time) and
+// allocs/op do not.
 func BenchmarkNode(b *testing.B) {
 	for _, size := range []int{1000, 10000} {
 		pods := mixedPods(size)

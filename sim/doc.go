@@ -1,7 +1,7 @@
 // Package sim composes the kubelet's decisions over virtual time: a pod's
 // whole life on a simulated node running kubelet v1.37.2.
 //
-// Three entry points:
+// Four entry points:
 //
 //   - Sync is one sync of one pod, as the pod worker runs SyncPod,
 //     SyncTerminatingPod or SyncTerminatedPod (pkg/kubelet/kubelet.go): from
@@ -23,6 +23,36 @@
 //     exits, PLEG events, probe results, stored statuses (with kubectl's
 //     READY, STATUS and RESTARTS) and API writes, which prints like
 //     `kubectl get pod -w` (Timeline.Watch) and serialises to JSON.
+//   - Node is the same simulation fed incrementally, for a driver that
+//     does not know the events in advance (one watching a real API server
+//     with the wall clock): NewNode, then AddPod, UpdatePod (the API
+//     object's new version: ephemeral containers, a resize, finalizers, the
+//     deletion), DeletePod and Do (any Action) at the time each happens, and
+//     Advance(T), which runs what the kubelet does up to T and returns a
+//     Report: the entries Simulate would list, the syncs, and Wake, when
+//     the node next has something to do. Simulate is a loop over a Node,
+//     and TestNodeMatchesSimulate checks that a driver advancing in steps
+//     of random sizes gets Simulate's timeline.
+//
+// # Structure
+//
+// The files follow the kubelet's parts. Sync and its syncer are the pod
+// worker's sync functions: sync.go (inputs, outputs, the status store),
+// syncpod.go (SyncPod), syncterminating.go (SyncTerminatingPod,
+// SyncTerminatedPod, TerminatePod, the kill), hooks.go, resize.go. The
+// node around them: node.go (Node, its wake-up heap and reports),
+// node_update.go (reading an API update as actions), simulate.go (Config,
+// PodInput, Action, Simulate), pod.go (podSim, one pod's simulation, and
+// what the outside does to it), podworker.go (UpdatePod, the freshness
+// gate, requeues, the sync loop's tick), pleg.go (relists and the cache),
+// prober.go (probe workers and the results manager), statusmanager.go
+// (stored statuses, API writes, the final delete), housekeeping.go
+// (container deletor, container GC, housekeeping), runtime.go (the fake
+// container runtime carrying out CRI calls), entry.go and timeline.go (the
+// output). The event loop and the clocks of the kubelet's periodic loops
+// are in sim/internal/engine. Each pod has its own event loop, random
+// stream (from the seed and the pod's index, the order pods reach the
+// node) and entries; pods do not affect one another.
 //
 // # Formats
 //

@@ -23,6 +23,7 @@ type prober struct {
 	spec      *v1.Probe
 	period    time.Duration
 	gen       int
+	tick      func(int64) // onTick, made once
 	stopped   bool
 	lastID    string
 	lastRes   vocab.ProbeResult
@@ -37,7 +38,6 @@ type prober struct {
 // regular container and sidecar, created at the pod's first SyncPod.
 func (p *podSim) addProbes() {
 	p.probesAdded = true
-	n := p.n
 	add := func(c *v1.Container, sidecar bool) {
 		for _, k := range []struct {
 			kind string
@@ -52,11 +52,11 @@ func (p *podSim) addProbes() {
 			}
 			w := &prober{p: p, container: c, sidecar: sidecar, kind: k.kind, spec: k.spec, period: period}
 			p.probes = append(p.probes, w)
-			first := n.now
+			first := p.loop.Now
 			// Within one period of the kubelet's start, a worker first
 			// waits a random part of its period.
-			if n.now.Sub(n.kubeletUp) < period {
-				first = first.Add(time.Duration(n.rng.Float64() * float64(period)))
+			if p.loop.Now.Sub(p.node.kubeletUp) < period {
+				first = first.Add(time.Duration(p.rng.Float64() * float64(period)))
 			}
 			w.schedule(first)
 		}
@@ -86,17 +86,22 @@ func (p *podSim) stopProbes(all bool) {
 // manual run resets it).
 func (w *prober) schedule(t time.Time) {
 	w.gen++
-	gen := w.gen
-	w.p.n.at(t, func() {
-		if w.gen != gen || w.stopped {
-			return
-		}
-		if !w.doProbe() {
-			w.stopped = true
-			return
-		}
-		w.schedule(w.p.n.now.Add(w.period))
-	})
+	if w.tick == nil {
+		w.tick = w.onTick
+	}
+	w.p.loop.AtCall(t, w.tick, int64(w.gen))
+}
+
+// onTick is a run of the worker scheduled at generation gen.
+func (w *prober) onTick(gen int64) {
+	if int64(w.gen) != gen || w.stopped {
+		return
+	}
+	if !w.doProbe() {
+		w.stopped = true
+		return
+	}
+	w.schedule(w.p.loop.Now.Add(w.period))
 }
 
 // triggerReadiness is the probe manager's UpdatePodStatus trigger: a
@@ -117,7 +122,7 @@ func (p *podSim) triggerReadiness() {
 		if p.mem.Probes[trimID(cs.ContainerID)].Readiness == vocab.ProbeSuccess {
 			continue
 		}
-		w.schedule(p.n.now)
+		w.schedule(p.loop.Now)
 	}
 }
 
@@ -159,7 +164,6 @@ func (w *prober) initial() vocab.ProbeResult {
 // doProbe is one run of the worker; false ends the worker.
 func (w *prober) doProbe() bool {
 	p := w.p
-	n := p.n
 	st := p.mem.Status
 	if st == nil {
 		return true
@@ -190,14 +194,14 @@ func (w *prober) doProbe() bool {
 		if cs.State.Terminated == nil {
 			return true
 		}
-		return restart.ContainerShouldRestart(w.container, &p.pod.Spec, cs.State.Terminated.ExitCode, n.cfg.Kubelet.Features) ||
+		return restart.ContainerShouldRestart(w.container, &p.pod.Spec, cs.State.Terminated.ExitCode, p.node.cfg.Kubelet.Features) ||
 			w.sidecar || p.pod.Spec.RestartPolicy != v1.RestartPolicyNever
 	}
 	if p.pod.DeletionTimestamp != nil && w.kind != "readiness" {
 		p.setResult(w, id, vocab.ProbeSuccess)
 		return false
 	}
-	if int32(n.now.Sub(cs.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
+	if int32(p.loop.Now.Sub(cs.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
 		return true
 	}
 	started := cs.Started != nil && *cs.Started
@@ -217,7 +221,7 @@ func (w *prober) doProbe() bool {
 	default:
 		steps = in.run.Startup
 	}
-	age := n.now.Sub(in.c.StartedAt)
+	age := p.loop.Now.Sub(in.c.StartedAt)
 	if in.c.StartedAt.IsZero() || in.c.FinishedAt.After(in.c.StartedAt) {
 		return true
 	}
@@ -267,12 +271,11 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 	if r == vocab.ProbeNoResult {
 		return
 	}
-	n := p.n
 	msg := fmt.Sprintf("%s probe of %s: %s", w.kind, w.container.Name, r)
 	if w.seeding {
 		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
 	}
-	e := n.log(p, KindProbe, n.now, msg)
+	e := p.log(KindProbe, p.loop.Now, msg)
 	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":
@@ -322,7 +325,7 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 		return
 	}
 	if readiness {
-		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.n.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})
+		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.node.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})
 		for _, c := range gen {
 			if c.Type == v1.ContainersReady || c.Type == v1.PodReady {
 				setConditionFull(st, c)
@@ -333,11 +336,11 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 	if readiness {
 		by = "SetContainerReadiness"
 	}
-	stored, err := storeStatus(p.pod, p.mem.Status, *st, p.n.now, p.n.cfg.Kubelet.Features)
+	stored, err := storeStatus(p.pod, p.mem.Status, *st, p.loop.Now, p.node.cfg.Kubelet.Features)
 	if err != nil {
 		// A patch of ready or started changes no state; kept for the
 		// status manager's rule, which every store goes through.
-		p.n.log(p, KindSync, p.n.now, by+": status update aborted: "+err.Error())
+		p.log(KindSync, p.loop.Now, by+": status update aborted: "+err.Error())
 		return
 	}
 	p.stored(stored, by, p.pod.Generation)

@@ -252,10 +252,10 @@ func checkResizes(pod *v1.Pod, actions []Action, f features.Set) error {
 // resize is the API server accepting a resize and the kubelet admitting
 // it: the pod manager holds the new resources, and the worker syncs.
 func (p *podSim) resize(r map[string]v1.ResourceRequirements) {
-	pod, err := resizedPod(p.pod, r, p.n.cfg.Kubelet.Features)
+	pod, err := resizedPod(p.pod, r, p.node.cfg.Kubelet.Features)
 	if err != nil {
 		// Simulate checked every resize against the pod beforehand.
-		p.n.log(p, KindAction, p.n.now, "resize rejected: "+err.Error())
+		p.log(KindAction, p.loop.Now, "resize rejected: "+err.Error())
 		return
 	}
 	pod.Generation++

@@ -1,12 +1,12 @@
 package sim
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -21,6 +21,11 @@ type fakeRuntime struct {
 	containers []*instance
 	// logs are the restart counts with a log file, per container name.
 	logs map[string]map[int]bool
+	// runsByID and logsMax are what runs and logMax return, kept until
+	// the containers or the logs change (changed).
+	runsByID map[string]Run
+	logsMax  map[string]int
+	changed  bool
 }
 
 // remove removes an instance, and its log file unless keepLogs.
@@ -33,6 +38,7 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 			delete(r.logs[in.c.Name], in.c.RestartCount)
 		}
 		r.containers = append(r.containers[:i], r.containers[i+1:]...)
+		r.changed = true
 		return
 	}
 }
@@ -40,6 +46,22 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 // logMax is, per container name, the highest restart count with a log
 // file.
 func (r *fakeRuntime) logMax() map[string]int {
+	r.refresh()
+	return r.logsMax
+}
+
+// refresh recomputes runsByID and logsMax after a change. Neither is
+// changed by its readers (a sync reads them and returns), so they are
+// shared until the next change.
+func (r *fakeRuntime) refresh() {
+	if r.runsByID != nil && !r.changed {
+		return
+	}
+	r.changed = false
+	r.runsByID = make(map[string]Run, len(r.containers))
+	for _, in := range r.containers {
+		r.runsByID[in.c.ID] = in.run
+	}
 	out := map[string]int{}
 	for name, counts := range r.logs {
 		for n := range counts {
@@ -48,18 +70,15 @@ func (r *fakeRuntime) logMax() map[string]int {
 			}
 		}
 	}
-	return out
+	r.logsMax = out
 }
 
 // instance is one container instance and what its process will do.
 type instance struct {
 	c   runtimestate.Container
 	run Run
-	// exitAt is when the process will end (zero: not scheduled), with
-	// exitCode; gen invalidates exits scheduled before a change.
-	exitAt   time.Time
-	exitCode int32
-	gen      int
+	// gen invalidates exits scheduled before a change.
+	gen int
 }
 
 func exitReason(code int32) string {
@@ -70,8 +89,6 @@ func exitReason(code int32) string {
 }
 
 func hashOf(c *v1.Container) uint64 { return containerhash.Of(c) }
-
-func equalStatus(a, b v1.PodStatus) bool { return statusEqual(&a, &b) }
 
 func (r *fakeRuntime) find(id string) *instance {
 	for _, in := range r.containers {
@@ -101,11 +118,8 @@ func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
 
 // runs maps each instance ID to its behaviour.
 func (r *fakeRuntime) runs() map[string]Run {
-	out := make(map[string]Run, len(r.containers))
-	for _, in := range r.containers {
-		out[in.c.ID] = in.run
-	}
-	return out
+	r.refresh()
+	return r.runsByID
 }
 
 // running reports whether any container process is alive.
@@ -118,103 +132,104 @@ func (r *fakeRuntime) running() bool {
 	return false
 }
 
-// statusEqual reports whether two stored statuses are the same, as the
-// status manager's comparison does (equality.Semantic), field by field on
-// the common fields and through equality.Semantic on the rare ones.
-func statusEqual(a, b *v1.PodStatus) bool {
-	if a.Phase != b.Phase || a.Reason != b.Reason || a.Message != b.Message || a.NominatedNodeName != b.NominatedNodeName ||
-		a.HostIP != b.HostIP || a.PodIP != b.PodIP || a.QOSClass != b.QOSClass || a.ObservedGeneration != b.ObservedGeneration ||
-		a.Resize != b.Resize || !timePtrEqual(a.StartTime, b.StartTime) || len(a.Conditions) != len(b.Conditions) ||
-		len(a.HostIPs) != len(b.HostIPs) || len(a.PodIPs) != len(b.PodIPs) {
-		return false
-	}
-	for i := range a.Conditions {
-		x, y := &a.Conditions[i], &b.Conditions[i]
-		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
-			x.ObservedGeneration != y.ObservedGeneration || !x.LastProbeTime.Equal(&y.LastProbeTime) || !x.LastTransitionTime.Equal(&y.LastTransitionTime) {
-			return false
-		}
-	}
-	for i := range a.HostIPs {
-		if a.HostIPs[i] != b.HostIPs[i] {
-			return false
-		}
-	}
-	for i := range a.PodIPs {
-		if a.PodIPs[i] != b.PodIPs[i] {
-			return false
-		}
-	}
-	if !containerStatusesEqual(a.InitContainerStatuses, b.InitContainerStatuses) ||
-		!containerStatusesEqual(a.ContainerStatuses, b.ContainerStatuses) ||
-		!containerStatusesEqual(a.EphemeralContainerStatuses, b.EphemeralContainerStatuses) {
-		return false
-	}
-	if a.Resources != nil || b.Resources != nil || len(a.ResourceClaimStatuses) > 0 || len(b.ResourceClaimStatuses) > 0 ||
-		a.ExtendedResourceClaimStatus != nil || b.ExtendedResourceClaimStatus != nil || len(a.AllocatedResources) > 0 || len(b.AllocatedResources) > 0 ||
-		len(a.NodeAllocatableResourceClaimStatuses) > 0 || len(b.NodeAllocatableResourceClaimStatuses) > 0 || len(a.VolumeHealth) > 0 || len(b.VolumeHealth) > 0 {
-		return equality.Semantic.DeepEqual(a.Resources, b.Resources) &&
-			equality.Semantic.DeepEqual(a.NodeAllocatableResourceClaimStatuses, b.NodeAllocatableResourceClaimStatuses) &&
-			equality.Semantic.DeepEqual(a.VolumeHealth, b.VolumeHealth) &&
-			equality.Semantic.DeepEqual(a.ResourceClaimStatuses, b.ResourceClaimStatuses) &&
-			equality.Semantic.DeepEqual(a.ExtendedResourceClaimStatus, b.ExtendedResourceClaimStatus) &&
-			equality.Semantic.DeepEqual(a.AllocatedResources, b.AllocatedResources)
-	}
-	return true
+// oneLine joins the lines of a decision's text, so that every entry is one
+// line.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
+
+// callStarted records a call; in the timeline its At and Done are times
+// since the start of the simulation, like the entry's.
+func (p *podSim) callStarted(c Call, start time.Time) {
+	e := p.log(KindCRI, start.Add(c.At), c.String())
+	cc := c
+	cc.At = start.Add(c.At).Sub(p.node.start)
+	cc.Done = start.Add(c.Done).Sub(p.node.start)
+	e.Call = &cc
 }
 
-func timePtrEqual(a, b *metav1.Time) bool {
-	if a == nil || b == nil {
-		return a == b
+func (p *podSim) apply(c Call, start time.Time) {
+	done := start.Add(c.Done)
+	if c.Method == "ExecSync" || c.Method == "UpdateContainerResources" {
+		// Neither changes what a relist sees.
+		return
 	}
-	return a.Equal(b)
-}
-
-func containerStatusesEqual(a, b []v1.ContainerStatus) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := &a[i], &b[i]
-		if x.Name != y.Name || x.Ready != y.Ready || x.RestartCount != y.RestartCount || x.Image != y.Image ||
-			x.ImageID != y.ImageID || x.ContainerID != y.ContainerID || !boolPtrEqual(x.Started, y.Started) ||
-			!stateEqual(&x.State, &y.State) || !stateEqual(&x.LastTerminationState, &y.LastTerminationState) {
-			return false
+	p.markDirty()
+	switch c.Method {
+	case "RunPodSandbox":
+		sb := runtimestate.Sandbox{ID: c.ID, Ready: true, Attempt: c.Attempt, CreatedAt: done}
+		if p.pod.Spec.HostNetwork {
+			sb.NetworkMode = runtimestate.NamespaceNode
+		} else {
+			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
-		if x.Resources != nil || y.Resources != nil || len(x.AllocatedResources) > 0 || len(y.AllocatedResources) > 0 ||
-			len(x.VolumeMounts) > 0 || len(y.VolumeMounts) > 0 || x.User != nil || y.User != nil ||
-			len(x.AllocatedResourcesStatus) > 0 || len(y.AllocatedResourcesStatus) > 0 || x.StopSignal != nil || y.StopSignal != nil {
-			if !equality.Semantic.DeepEqual(x, y) {
-				return false
+		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+	case "CreateContainer":
+		k := p.created[c.Name]
+		p.created[c.Name] = k + 1
+		spec := containerByName(p.pod, c.Name)
+		in := &instance{run: p.script.Containers[c.Name].run(k)}
+		in.c = runtimestate.Container{ID: c.ID, Name: c.Name, SandboxID: c.Sandbox, State: runtimestate.Created,
+			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
+		if spec != nil {
+			in.c.Image = spec.Image
+			in.c.ImageRef = "sha256:" + spec.Image
+		}
+		p.rt.containers = append(p.rt.containers, in)
+		if p.rt.logs == nil {
+			p.rt.logs = map[string]map[int]bool{}
+		}
+		if p.rt.logs[c.Name] == nil {
+			p.rt.logs[c.Name] = map[int]bool{}
+		}
+		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.changed = true
+	case "StartContainer":
+		in := p.rt.find(c.ID)
+		if in == nil || in.c.State != runtimestate.Created {
+			return
+		}
+		in.c.State = runtimestate.Running
+		in.c.StartedAt = done
+		if d := in.run.ExitAfter.D(); d > 0 {
+			in.gen++
+			gen := in.gen
+			at := done.Add(d)
+			p.at(at, func() {
+				if in.gen == gen && in.c.State == runtimestate.Running {
+					p.exit(in, in.run.ExitCode, at)
+				}
+			})
+		}
+	case "StopContainer":
+		in := p.rt.find(c.ID)
+		if in != nil && (in.c.State == runtimestate.Running || in.c.State == runtimestate.Created) {
+			p.exit(in, c.ExitCode, done)
+		}
+	case "StopPodSandbox":
+		for i := range p.rt.sandboxes {
+			if p.rt.sandboxes[i].ID == c.ID {
+				p.rt.sandboxes[i].Ready = false
 			}
 		}
-	}
-	return true
-}
-
-func boolPtrEqual(a, b *bool) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
-}
-
-func stateEqual(a, b *v1.ContainerState) bool {
-	switch {
-	case (a.Waiting == nil) != (b.Waiting == nil), (a.Running == nil) != (b.Running == nil), (a.Terminated == nil) != (b.Terminated == nil):
-		return false
-	}
-	if a.Waiting != nil && *a.Waiting != *b.Waiting {
-		return false
-	}
-	if a.Running != nil && !a.Running.StartedAt.Equal(&b.Running.StartedAt) {
-		return false
-	}
-	if x, y := a.Terminated, b.Terminated; x != nil {
-		if x.ExitCode != y.ExitCode || x.Signal != y.Signal || x.Reason != y.Reason || x.Message != y.Message ||
-			x.ContainerID != y.ContainerID || !x.StartedAt.Equal(&y.StartedAt) || !x.FinishedAt.Equal(&y.FinishedAt) {
-			return false
+		for _, in := range p.rt.containers {
+			if in.c.SandboxID == c.ID && in.c.State == runtimestate.Running {
+				p.exit(in, 137, done)
+			}
 		}
+	case "RemoveContainer":
+		p.rt.remove(c.ID, c.KeepLogs)
 	}
-	return true
+}
+
+func (p *podSim) exit(in *instance, code int32, at time.Time) {
+	p.markDirty()
+	in.gen++
+	if in.c.State == runtimestate.Created {
+		in.c.StartedAt = time.Time{}
+	}
+	in.c.State = runtimestate.Exited
+	in.c.ExitCode = int(code)
+	in.c.Reason = exitReason(code)
+	in.c.FinishedAt = at
+	e := p.log(KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason}
 }

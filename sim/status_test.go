@@ -126,7 +126,7 @@ func keys(m map[string]bool) []string {
 // and one with "api" get an API object, one with "file" does not.
 func TestConfigSourceRule(t *testing.T) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "node.go", nil, parser.ParseComments)
+	f, err := parser.ParseFile(fset, "simulate.go", nil, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}

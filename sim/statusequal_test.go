@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -168,6 +169,42 @@ func TestStatusEqualSeesEveryField(t *testing.T) {
 		}
 		if statusEqual(base, b) || statusEqual(b, base) {
 			t.Errorf("%s: statusEqual reports the statuses equal", c)
+		}
+	}
+}
+
+// Quantities in resource lists (a running container's resources and
+// allocatedResources, the pod's) are compared by value as equality.Semantic
+// does: another value is a new status, the same value written otherwise
+// ("100m", "0.1") is not, nor is an empty list where there was none.
+// (statusChanges cannot reach map values.)
+func TestStatusEqualQuantitiesByValue(t *testing.T) {
+	lists := []func(*v1.PodStatus) *v1.ResourceList{
+		func(s *v1.PodStatus) *v1.ResourceList { return &s.ContainerStatuses[1].AllocatedResources },
+		func(s *v1.PodStatus) *v1.ResourceList { return &s.ContainerStatuses[1].Resources.Requests },
+		func(s *v1.PodStatus) *v1.ResourceList { return &s.Resources.Limits },
+		func(s *v1.PodStatus) *v1.ResourceList { return &s.AllocatedResources },
+	}
+	for i, list := range lists {
+		for _, tc := range []struct {
+			set  func(*v1.ResourceList)
+			want bool
+		}{
+			{func(l *v1.ResourceList) { (*l)[v1.ResourceCPU] = resource.MustParse("200m") }, false},
+			{func(l *v1.ResourceList) { (*l)[v1.ResourceCPU] = resource.MustParse("0.1") }, true},
+			{func(l *v1.ResourceList) { (*l)[v1.ResourceMemory] = resource.MustParse("1Gi") }, false},
+			{func(l *v1.ResourceList) { *l = v1.ResourceList{v1.ResourceMemory: resource.MustParse("100m")} }, false},
+		} {
+			a, b := fullStatus(), fullStatus()
+			tc.set(list(b))
+			if got, sem := statusEqual(a, b), equality.Semantic.DeepEqual(a, b); got != tc.want || got != sem || statusEqual(b, a) != got {
+				t.Errorf("list %d set to %v: statusEqual %v, equality.Semantic %v, want %v", i, *list(b), got, sem, tc.want)
+			}
+		}
+		a, b := fullStatus(), fullStatus()
+		*list(a), *list(b) = nil, v1.ResourceList{}
+		if !statusEqual(a, b) || !equality.Semantic.DeepEqual(a, b) {
+			t.Errorf("list %d: nil and empty differ", i)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 
 	"github.com/kubeletlogic/kubeletlogic/conditions"
 	"github.com/kubeletlogic/kubeletlogic/features"
-	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -91,6 +89,35 @@ func (m Memory) clone() Memory {
 		for k, v := range m.Actuated.EmptyDirLimits {
 			out.Actuated.EmptyDirLimits[k] = v.DeepCopy()
 		}
+	}
+	return out
+}
+
+// handOver is m ready for runSync to change in place, for a caller that
+// takes the output's Memory as its own afterwards: its maps made, the
+// probe results copied when SyncTerminatingPod will change them (the
+// node's probe workers read them while the sync's calls play out); the back-off
+// records, the reason cache and the actuated resources are shared, as
+// nothing else reads them until the sync completes; so is the worker state,
+// which the sync does not change (the pod worker replaces it, never
+// changes it in place).
+func (m Memory) handOver() Memory {
+	out := m
+	if out.BackOff == nil {
+		out.BackOff = map[string]restart.BackOffEntry{}
+	}
+	if out.StartFailures == nil {
+		out.StartFailures = map[string]vocab.StartFailure{}
+	}
+	// Only SyncTerminatingPod changes probe results (those it holds).
+	if m.Worker != nil && m.Worker.WorkType() == termination.TerminatingPod && len(m.Probes) > 0 {
+		out.Probes = make(map[string]vocab.ProbeResults, len(m.Probes))
+		for k, v := range m.Probes {
+			out.Probes[k] = v
+		}
+	}
+	if out.Actuated.Containers == nil {
+		out.Actuated.Containers = map[string]v1.ResourceRequirements{}
 	}
 	return out
 }
@@ -320,12 +347,16 @@ type StoredStatus struct {
 // Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
 // resize (UpdatePodSandboxResources and the cgroup writes) and its
 // failures, and start failures other than back-off and postStart hooks.
-func Sync(in SyncInput) SyncOutput {
+func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone()) }
+
+// runSync is Sync starting from m, which it changes in place: Sync passes a
+// clone of in.Memory, the node its own memory made ready by handOver.
+func runSync(in SyncInput, m Memory) SyncOutput {
 	in.Delays = in.Delays.orDefault()
 	if in.Runtime == nil {
 		in.Runtime = &runtimestate.Pod{}
 	}
-	s := &syncer{in: in, out: SyncOutput{Memory: in.Memory.clone()}}
+	s := &syncer{in: in, out: SyncOutput{Memory: m}}
 	if in.Pod == nil {
 		s.out.Requeue = RequeueNever
 		return s.out
@@ -474,542 +505,4 @@ func normalizeStatus(st v1.PodStatus) v1.PodStatus {
 		}
 	}
 	return st
-}
-
-func (s *syncer) syncPod() {
-	pod, in, m := s.pod, s.in, &s.out.Memory
-	f := in.Kubelet.Features
-
-	// The status comes first; a terminal phase ends SyncPod.
-	st := s.generate(false)
-	stored := s.store(st, "SyncPod")
-	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
-		s.out.Result.Terminal = true
-		s.out.Requeue = RequeueNow
-		msg := fmt.Sprintf("pod reached phase %s: terminating", st.Phase)
-		if !stored {
-			// SyncPod reads the phase it generated, stored or not.
-			msg = fmt.Sprintf("pod reached phase %s in the status SyncPod generated (not stored): terminating", st.Phase)
-		}
-		s.out.Messages = append(s.out.Messages, msg)
-		return
-	}
-
-	restartAll := false
-	if m.Status != nil {
-		for _, c := range m.Status.Conditions {
-			if c.Type == "AllContainersRestarting" {
-				restartAll = c.Status == v1.ConditionTrue
-			}
-		}
-	}
-	// An empty actuated record is filled before computePodActions (see
-	// initActuated); the record is then read as the kubelet reads its
-	// checkpoint.
-	if len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
-		m.Actuated = initActuated(pod, in.Runtime, f)
-	}
-	actuated := m.Actuated
-	actuated.Exact = true
-	acts := podactions.Compute(pod, in.Runtime, podactions.Options{
-		Features:             f,
-		Probes:               m.Probes,
-		RestartAllContainers: restartAll,
-		Actuated:             actuated,
-	})
-	if d := acts.String(); d != "" {
-		s.out.Decision = d
-	}
-
-	if acts.KillPod {
-		t := termination.Plan(pod, in.Runtime, termination.Options{
-			Features:  f,
-			PreStop:   s.preStops(),
-			ExitAfter: s.exitAfters(),
-		})
-		s.applyKill(t)
-		if !acts.CreateSandbox {
-			s.out.Requeue = RequeueSuccess
-			return
-		}
-	} else {
-		for _, k := range acts.ContainersToKill {
-			c := containerByName(pod, k.Name)
-			grace := termination.ContainerGracePeriod(pod, c, k.Reason, f)
-			s.stopContainer(k.Name, k.ID, c, grace, nil)
-			s.out.Messages = append(s.out.Messages, fmt.Sprintf("kill %s: %s", k.Name, k.Message))
-		}
-		if len(acts.ContainersToReset) > 0 {
-			zero := int64(0)
-			for _, r := range acts.ContainersToReset {
-				if r.Kill {
-					s.stopContainer(r.Name, r.ID, containerByName(pod, r.Name), 0, &zero)
-				}
-				// The reset keeps the container's logs from v1.36 on
-				// (D12); v1.35 removes them with the container.
-				s.call(Call{Method: "RemoveContainer", Name: r.Name, ID: r.ID, KeepLogs: f.Version().Minor() >= 36}, in.Delays.RemoveContainer.D())
-			}
-			s.out.ResetAll = true
-		}
-	}
-
-	if acts.KillPod && acts.CreateSandbox {
-		s.purgeInit()
-	}
-	// Only the newest exited instance of each init container is kept.
-	s.pruneInit()
-
-	sandboxID := acts.SandboxID
-	if acts.CreateSandbox {
-		sandboxID = fmt.Sprintf("%s-sandbox-%d", idPrefix(pod), acts.Attempt)
-		s.call(Call{Method: "RunPodSandbox", ID: sandboxID, Attempt: acts.Attempt}, in.Delays.RunPodSandbox.D())
-		if pod.Spec.Resources != nil {
-			m.Actuated.Pod = pod.Spec.Resources.DeepCopy()
-		}
-		for _, v := range pod.Spec.Volumes {
-			if v.EmptyDir != nil && v.EmptyDir.Medium == v1.StorageMediumMemory && v.EmptyDir.SizeLimit != nil {
-				if m.Actuated.EmptyDirLimits == nil {
-					m.Actuated.EmptyDirLimits = map[string]resource.Quantity{}
-				}
-				m.Actuated.EmptyDirLimits[v.Name] = v.EmptyDir.SizeLimit.DeepCopy()
-			}
-		}
-		// OnPodSandboxReady (v1.36 on, D11): PodReadyToStartContainers
-		// becomes True in the cached status right away, before any
-		// container starts. v1.35 writes it with the status after the sync.
-		if m.Status != nil && f.Version().Minor() >= 36 {
-			ready := *m.Status.DeepCopy()
-			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
-			s.store(ready, "OnPodSandboxReady")
-		}
-	}
-
-	cfg, err := restart.NewBackOffConfig(f, in.Kubelet.BackOff)
-	if err != nil {
-		cfg = restart.BackOffConfig{Initial: restart.DefaultInitialBackOff, Max: restart.DefaultMaxBackOff}
-	}
-	var backOffUntil time.Time
-	startFailed := false
-	created := map[string]int{}
-	start := func(c *v1.Container, kind string) bool {
-		key := restart.BackOffKey(pod, c)
-		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
-		if !d.Start {
-			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
-			s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: %s", c.Name, d.Message))
-			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
-				backOffUntil = d.Until
-			}
-			return false
-		}
-		if !d.Entry.IsZero() {
-			m.BackOff[key] = d.Entry
-		}
-		// The restart count follows the newest instance; with none, the
-		// newest log file of the container's log directory.
-		restartCount := 0
-		if prev := in.Runtime.Newest(c.Name); prev != nil {
-			restartCount = prev.RestartCount + 1
-		} else if n, ok := in.Logs[c.Name]; ok {
-			restartCount = n + 1
-		}
-		instance := in.Created[c.Name] + created[c.Name]
-		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, instance)
-		created[c.Name]++
-		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
-		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
-		delete(m.StartFailures, c.Name)
-		if kind != "ephemeral" {
-			m.Actuated.Containers[c.Name] = *c.Resources.DeepCopy()
-		}
-		if !s.postStart(c, id, in.Behaviours[c.Name].run(instance)) {
-			startFailed = true
-			return false
-		}
-		return true
-	}
-	// Step 6 of the runtime's SyncPod: in-place resizes, before any start.
-	s.resize(acts)
-	for _, r := range acts.EphemeralContainersToStart {
-		if r.Index < len(pod.Spec.EphemeralContainers) {
-			ec := v1.Container(pod.Spec.EphemeralContainers[r.Index].EphemeralContainerCommon)
-			start(&ec, "ephemeral")
-		}
-	}
-	for _, r := range acts.InitContainersToStart {
-		if r.Index >= len(pod.Spec.InitContainers) {
-			continue
-		}
-		c := &pod.Spec.InitContainers[r.Index]
-		kind := "init"
-		if restart.IsSidecar(c) {
-			kind = "sidecar"
-		}
-		if !start(c, kind) && kind == "init" {
-			break
-		}
-	}
-	for _, r := range acts.ContainersToStart {
-		if r.Index < len(pod.Spec.Containers) {
-			start(&pod.Spec.Containers[r.Index], "regular")
-		}
-	}
-	if !backOffUntil.IsZero() {
-		s.out.Result.Err = true
-		s.out.Requeue = RequeueBackOff
-		s.out.BackOffUntil = backOffUntil
-		return
-	}
-	if startFailed {
-		// A failed postStart hook is an error without a back-off time.
-		s.out.Result.Err = true
-		s.out.Requeue = RequeueError
-		return
-	}
-	s.out.Requeue = RequeueSuccess
-}
-
-func (s *syncer) syncTerminating() {
-	pod, in, m := s.pod, s.in, &s.out.Memory
-	st := s.generate(false)
-	s.store(st, "SyncTerminatingPod")
-	grace := in.Grace
-	if grace <= 0 {
-		grace, _ = termination.EffectiveGracePeriod(0, pod, nil, in.Kubelet.Features)
-	}
-	killStart := s.now()
-	t := termination.Plan(pod, in.Runtime, termination.Options{
-		Features:            in.Kubelet.Features,
-		GracePeriodOverride: &grace,
-		PreStop:             s.preStops(),
-		ExitAfter:           s.exitAfters(),
-	})
-	s.applyKill(t)
-	// Liveness and startup results go with their workers.
-	for id, r := range m.Probes {
-		r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
-		m.Probes[id] = r
-	}
-	// The kubelet re-reads the runtime: every container has stopped now.
-	stopped := stoppedView(in.Runtime, t, killStart, in.Containers)
-	s.in.Runtime = stopped
-	st = s.generate(true)
-	s.store(st, "SyncTerminatingPod")
-	s.out.Requeue = RequeueNow
-}
-
-func (s *syncer) syncTerminated() {
-	m := &s.out.Memory
-	st := s.generate(true)
-	s.store(st, "SyncTerminatedPod")
-	// TerminatePod: the final, forced version.
-	final := terminatePod(s.pod, *m.Status)
-	// A refused TerminatePod leaves podIsFinished unset.
-	m.Finished = s.store(final, "TerminatePod")
-	s.out.Requeue = RequeueNever
-}
-
-// terminatePod mirrors the status manager's TerminatePod: once the pod
-// has initialized (read from the pod's own status, pod.Status, as the
-// kubelet reads it), regular containers with no terminated state are
-// reported as unknown failures; so are the init containers before the
-// last that ever tried to start; and a pod that is not static is given a
-// terminal phase (a static pod keeps its phase).
-func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
-	st = *st.DeepCopy()
-	unknown := func() v1.ContainerState {
-		return v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
-			Reason:   "ContainerStatusUnknown",
-			Message:  "The container could not be located when the pod was terminated",
-			ExitCode: 137,
-		}}
-	}
-	if podInitialized(pod) {
-		for i := range st.ContainerStatuses {
-			if st.ContainerStatuses[i].State.Terminated == nil {
-				st.ContainerStatuses[i].State = unknown()
-			}
-		}
-	}
-	for i := range initializedPrefix(st.InitContainerStatuses) {
-		if st.InitContainerStatuses[i].State.Terminated == nil {
-			st.InitContainerStatuses[i].State = unknown()
-		}
-	}
-	if !phase.IsStaticPod(pod) && st.Phase != v1.PodSucceeded && st.Phase != v1.PodFailed {
-		st.Phase = v1.PodFailed
-	}
-	return st
-}
-
-// initializedPrefix is the status manager's initializedContainers: the
-// statuses up to the last one that left the waiting state (or has a last
-// termination); the first alone when none did.
-func initializedPrefix(l []v1.ContainerStatus) []v1.ContainerStatus {
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i].State.Waiting == nil || l[i].LastTerminationState.Terminated != nil {
-			return l[:i+1]
-		}
-	}
-	if len(l) > 0 {
-		return l[:1]
-	}
-	return nil
-}
-
-// podInitialized is the status manager's hasPodInitialized, which reads
-// the pod's own status (pod.Status): no init containers; or a regular
-// container that left the waiting state or has a last termination; or the
-// last init container's status shows it done (a sidecar running and
-// started, a regular init container that exited 0).
-func podInitialized(pod *v1.Pod) bool {
-	if len(pod.Spec.InitContainers) == 0 {
-		return true
-	}
-	for _, cs := range pod.Status.ContainerStatuses {
-		if cs.LastTerminationState.Terminated != nil || cs.State.Waiting == nil {
-			return true
-		}
-	}
-	n := len(pod.Status.InitContainerStatuses)
-	if n == 0 || n > len(pod.Spec.InitContainers) {
-		return false
-	}
-	c := &pod.Spec.InitContainers[n-1]
-	cs := pod.Status.InitContainerStatuses[n-1]
-	if restart.IsSidecar(c) {
-		return cs.State.Running != nil && cs.Started != nil && *cs.Started
-	}
-	for _, t := range []*v1.ContainerStateTerminated{cs.LastTerminationState.Terminated, cs.State.Terminated} {
-		if t != nil && t.ExitCode == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// applyKill turns a termination timeline into calls and advances the
-// sync's clock past it.
-func (s *syncer) applyKill(t termination.Timeline) {
-	base := s.clock
-	type timed struct {
-		at time.Duration
-		c  Call
-	}
-	var calls []timed
-	end := time.Duration(0)
-	hooks := s.preStops()
-	for _, k := range t.Containers {
-		if k.Error != "" {
-			s.out.Messages = append(s.out.Messages, fmt.Sprintf("cannot kill %s: %s", k.Name, k.Error))
-			continue
-		}
-		if k.Stop.PreStopRan {
-			if hc, ok := s.preStopExec(containerByName(s.pod, k.Name), k.Name, k.ID, base, hooks[k.Name], base+k.Exit); ok {
-				calls = append(calls, timed{0, hc})
-			}
-		}
-		timeout := k.Stop.Timeout
-		exit := k.Exit
-		code := int32(137)
-		if r, ok := s.in.Containers[k.ID]; ok && !k.Killed {
-			code = r.TermExitCode
-		}
-		sc := Call{Method: "StopContainer", Name: k.Name, ID: k.ID, Timeout: &timeout, ExitCode: code, Killed: k.Killed}
-		if k.Stop.PreStopRan {
-			sc.PreStop = k.Stop.PreStopElapsed
-		}
-		if k.Stop.Waited {
-			sc.Waited = k.Stop.WaitElapsed
-		}
-		calls = append(calls, timed{k.StopCall, sc})
-		calls[len(calls)-1].c.Done = base + exit
-		if exit > end {
-			end = exit
-		}
-	}
-	sort.SliceStable(calls, func(i, j int) bool { return calls[i].at < calls[j].at })
-	for _, c := range calls {
-		c.c.At = base + c.at
-		s.out.Calls = append(s.out.Calls, c.c)
-		s.out.ActedOnRuntime = true
-	}
-	if t.SandboxStop > end {
-		end = t.SandboxStop
-	}
-	s.clock = base + end
-	for _, id := range t.Sandboxes {
-		s.call(Call{Method: "StopPodSandbox", ID: id}, s.in.Delays.StopPodSandbox.D())
-	}
-}
-
-// stopContainer is killContainer for one instance, waited for in SyncPod.
-func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, override *int64) {
-	s.stopInstance(name, id, c, grace, override, s.in.Containers[id], false)
-}
-
-// stopInstance is killContainer for one instance that behaves as run;
-// exited says its process has already ended (StopContainer then returns at
-// once, and an exec or httpGet preStop hook fails at once).
-func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, override *int64, run Run, exited bool) {
-	hasPreStop := c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil
-	var preStop time.Duration
-	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
-		preStop = hookDuration(c, run)
-	}
-	st := termination.StopTimeout(grace, termination.StopOptions{Features: s.in.Kubelet.Features, GracePeriodOverride: override, HasPreStop: hasPreStop, PreStop: preStop})
-	hookAt := s.clock
-	if st.PreStopRan {
-		s.clock += st.PreStopElapsed
-	}
-	timeout := st.Timeout
-	exit, killed := exitAfterSignal(run, timeout)
-	code := run.TermExitCode
-	if killed {
-		code = 137
-	}
-	if exited {
-		exit, killed, code = 0, false, run.ExitCode
-	}
-	if st.PreStopRan {
-		s.preStopCall(c, name, id, hookAt, preStop, s.clock+exit)
-	}
-	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
-	if st.PreStopRan {
-		c0.PreStop = st.PreStopElapsed
-	}
-	s.call(c0, exit)
-}
-
-// exitAfterSignal is how long after SIGTERM a process with behaviour r
-// ends, given the stop timeout, and whether it had to be killed.
-func exitAfterSignal(r Run, timeout int64) (time.Duration, bool) {
-	limit := time.Duration(timeout) * time.Second
-	if r.IgnoreSIGTERM || r.TermAfter.D() >= limit {
-		return limit, true
-	}
-	return r.TermAfter.D(), false
-}
-
-func hookDuration(c *v1.Container, r Run) time.Duration {
-	if c.Lifecycle.PreStop.Sleep != nil {
-		return time.Duration(c.Lifecycle.PreStop.Sleep.Seconds) * time.Second
-	}
-	return r.PreStop.D()
-}
-
-func (s *syncer) preStops() map[string]time.Duration {
-	out := map[string]time.Duration{}
-	for _, c := range s.in.Runtime.Containers {
-		spec := containerByName(s.pod, c.Name)
-		if spec == nil || spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil || spec.Lifecycle.PreStop.Sleep != nil {
-			continue
-		}
-		if r, ok := s.in.Containers[c.ID]; ok {
-			out[c.Name] = r.PreStop.D()
-		}
-	}
-	return out
-}
-
-func (s *syncer) exitAfters() map[string]time.Duration {
-	out := map[string]time.Duration{}
-	for _, c := range s.in.Runtime.Containers {
-		if c.State != runtimestate.Running {
-			continue
-		}
-		r, ok := s.in.Containers[c.ID]
-		if !ok {
-			out[c.Name] = 0
-			continue
-		}
-		if !r.IgnoreSIGTERM {
-			out[c.Name] = r.TermAfter.D()
-		}
-	}
-	return out
-}
-
-// stoppedView is the runtime state after a kill: every running or created
-// instance has exited and every sandbox is not ready.
-func stoppedView(st *runtimestate.Pod, t termination.Timeline, start time.Time, runs map[string]Run) *runtimestate.Pod {
-	out := st.DeepCopy()
-	exits := map[string]termination.ContainerStop{}
-	for _, k := range t.Containers {
-		exits[k.ID] = k
-	}
-	for i := range out.Containers {
-		c := &out.Containers[i]
-		if c.State != runtimestate.Running && c.State != runtimestate.Created {
-			continue
-		}
-		k, ok := exits[c.ID]
-		if !ok || k.Error != "" || k.StopFailed {
-			continue
-		}
-		c.State = runtimestate.Exited
-		c.FinishedAt = start.Add(k.Exit)
-		c.ExitCode = 137
-		if !k.Killed {
-			if r, ok := runs[c.ID]; ok {
-				c.ExitCode = int(r.TermExitCode)
-			}
-		}
-		c.Reason = exitReason(int32(c.ExitCode))
-	}
-	for i := range out.Sandboxes {
-		out.Sandboxes[i].Ready = false
-	}
-	return out
-}
-
-func (s *syncer) pruneInit() {
-	for _, ic := range s.pod.Spec.InitContainers {
-		n := 0
-		for _, c := range s.in.Runtime.Containers {
-			if c.Name != ic.Name || (c.State != runtimestate.Exited && c.State != runtimestate.Unknown) {
-				continue
-			}
-			n++
-			if n > 1 {
-				s.call(Call{Method: "RemoveContainer", Name: c.Name, ID: c.ID}, s.in.Delays.RemoveContainer.D())
-			}
-		}
-	}
-}
-
-func (s *syncer) purgeInit() {
-	for _, ic := range s.pod.Spec.InitContainers {
-		for _, c := range s.in.Runtime.Containers {
-			if c.Name == ic.Name {
-				s.call(Call{Method: "RemoveContainer", Name: c.Name, ID: c.ID}, s.in.Delays.RemoveContainer.D())
-			}
-		}
-	}
-}
-
-func setCondition(st *v1.PodStatus, c v1.PodCondition) {
-	for i := range st.Conditions {
-		if st.Conditions[i].Type == c.Type {
-			st.Conditions[i].Status = c.Status
-			st.Conditions[i].Reason, st.Conditions[i].Message = "", ""
-			return
-		}
-	}
-	st.Conditions = append(st.Conditions, c)
-}
-
-func containerByName(pod *v1.Pod, name string) *v1.Container {
-	_, c, _ := restart.KindOf(&pod.Spec, name)
-	return c
-}
-
-// idPrefix starts the IDs the simulated runtime gives a pod's sandboxes
-// and containers: the pod's name, with its namespace unless "default".
-// Real runtimes use random hex; readable IDs make timelines readable.
-func idPrefix(pod *v1.Pod) string {
-	if pod.Namespace == "" || pod.Namespace == "default" {
-		return pod.Name
-	}
-	return pod.Namespace + "." + pod.Name
 }

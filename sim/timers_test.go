@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/sim/internal/engine"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
@@ -34,26 +35,27 @@ func TestNextAfterStrictlyAfter(t *testing.T) {
 		{3*time.Second - 1, 3 * time.Second},   // just before it
 		{59*time.Second + 1, 60 * time.Second}, // a minute on
 	} {
-		got := nextAfter(tick0, time.Second, tick0.Add(tc.t))
+		got := engine.NextAfter(tick0, time.Second, tick0.Add(tc.t))
 		if got.Sub(tick0) != tc.want {
-			t.Errorf("nextAfter(base, 1s, base%+v) = base+%v, want base+%v", tc.t, got.Sub(tick0), tc.want)
+			t.Errorf("engine.NextAfter(base, 1s, base%+v) = base+%v, want base+%v", tc.t, got.Sub(tick0), tc.want)
 		}
 	}
 }
 
-// timerNode is a node whose loops run at tick0 + k·period, at now.
-func timerNode(now time.Time) (*node, *podSim) {
-	n := &node{now: now, clocks: clocks{relist: tick0, relistEvery: time.Second, tick: tick0, housekeep: tick0, gc: tick0, statusSync: tick0}}
-	p := &podSim{n: n, pod: &v1.Pod{}}
-	n.pod = p
+// timerNode is a pod on a node whose loops run at tick0 + k·period, at
+// now.
+func timerNode(now time.Time) (*nodeState, *podSim) {
+	n := &nodeState{clocks: engine.Clocks{Relist: tick0, RelistEvery: time.Second, Tick: tick0, Housekeep: tick0, GC: tick0, StatusSync: tick0}}
+	p := &podSim{node: n, pod: &v1.Pod{}}
+	p.loop.Now = now
 	return n, p
 }
 
-// scheduled returns the times of the node's pending events.
-func scheduled(n *node) []time.Duration {
+// scheduled returns the times of the pod's pending events.
+func scheduled(p *podSim) []time.Duration {
 	var out []time.Duration
-	for _, e := range n.q {
-		out = append(out, e.at.Sub(tick0))
+	for _, t := range p.loop.Times() {
+		out = append(out, t.Sub(tick0))
 	}
 	return out
 }
@@ -70,9 +72,9 @@ func TestWorkPickedUpStrictlyOverdue(t *testing.T) {
 		{5*time.Second + time.Nanosecond, 6 * time.Second},
 		{5*time.Second + 999*time.Millisecond, 6 * time.Second},
 	} {
-		n, p := timerNode(tick0.Add(time.Second))
+		_, p := timerNode(tick0.Add(time.Second))
 		p.setWorkDue(tick0.Add(tc.due))
-		if got := scheduled(n); len(got) != 1 || got[0] != tc.want {
+		if got := scheduled(p); len(got) != 1 || got[0] != tc.want {
 			t.Errorf("work due at base+%v: picked up at base+%v, want base+%v", tc.due, got, tc.want)
 		}
 	}
@@ -93,13 +95,13 @@ func TestDeadlineCheckedAtTheDeadline(t *testing.T) {
 		{300*time.Millisecond - time.Nanosecond, 5, 5 * time.Second}, // a nanosecond before it
 		{300 * time.Millisecond, 30, 30 * time.Second},               // ads in seconds
 	} {
-		n, p := timerNode(tick0)
+		_, p := timerNode(tick0)
 		ads := tc.ads
 		p.pod.Spec.ActiveDeadlineSeconds = &ads
 		st := metav1.NewTime(start.Add(tc.startOffset))
 		p.mem.Status = &v1.PodStatus{StartTime: &st}
 		p.checkDeadline()
-		if got := scheduled(n); len(got) != 1 || got[0] != tc.want {
+		if got := scheduled(p); len(got) != 1 || got[0] != tc.want {
 			t.Errorf("start time base%+v, activeDeadlineSeconds %d: checked at base+%v, want base+%v", tc.startOffset-300*time.Millisecond, tc.ads, got, tc.want)
 		}
 	}
@@ -175,10 +177,10 @@ func requeued(t *testing.T, k Kubelet, seed uint64, out SyncOutput, now time.Tim
 	t.Helper()
 	n, p := timerNode(now)
 	n.cfg.Kubelet = k
-	n.rng = rand.New(rand.NewPCG(seed, seed+1))
-	p.known, p.busy = true, true
+	p.rng = rand.New(rand.NewPCG(seed, seed+1))
+	p.busy = true
 	p.finish(out, termination.SyncPod)
-	return scheduled(n)
+	return scheduled(p)
 }
 
 // The pod worker requeues a pod after a sync (pod_workers.go completeWork):

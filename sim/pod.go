@@ -1,0 +1,233 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/apidefaults"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim/internal/engine"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// podSim simulates one pod on the node: the kubelet's pod-manager entry,
+// pod worker, PLEG record, probe workers and status-manager entry for it,
+// and the runtime's view of its sandboxes and containers. Pods on the
+// simulated node do not affect one another (the model has no shared
+// resource), so each pod runs on its own event loop, with the node's
+// periodic loops in the same phase for all of them and its own stream of
+// random numbers; the Node merges their entries in time order.
+type podSim struct {
+	node *nodeState // what every pod of the node shares, read-only
+	loop engine.Loop
+	rng  *rand.Rand
+	// entries are the entries not reported yet; last is the time of the
+	// last entry; syncs counts the syncs run.
+	entries []Entry
+	last    time.Duration
+	syncs   int
+	// index is the pod's place on the node (the order pods were added;
+	// Simulate's input order): it seeds rng and picks the sandbox IP.
+	index int
+	// heapIndex is the pod's place in the Node's wake-up heap; reporting
+	// is set while it is on the Node's list of pods with entries.
+	heapIndex int
+	wakeKey   int64 // loop.NextKey() when last filed in the heap
+	reporting bool
+
+	key    string // namespace/name
+	script Script
+	pod    *v1.Pod // as the kubelet's pod manager holds it
+	static bool
+	rt     fakeRuntime
+	mem    Memory
+	// cache is the PLEG cache's runtime state and when it was read;
+	// record is what the last relist saw (instance or sandbox ID ->
+	// state).
+	cache     *runtimestate.Pod
+	cacheTime time.Time
+	record    map[string]string
+	spare     map[string]string // the record's other map (relistAt)
+	ids       []string          // relistAt's buffer
+	seen      bool
+	// pod worker
+	busy        bool
+	pending     bool
+	lastSyncEnd time.Time
+	workDue     time.Time
+	workTick    func(int64) // onWorkTick, made once
+	gcTick      func()      // containerGC, made once
+	// readinessTick and relistTick: triggerReadiness and onRelist, made
+	// once.
+	readinessTick func()
+	relistTick    func(int64)
+	grace         int64
+	finished      bool
+	created       map[string]int // instances created per container name
+	probes        []*prober
+	probesAdded   bool
+	// API object
+	api        *v1.PodStatus
+	apiGone    bool
+	finalizers bool
+	removed    bool
+	lastShown  string
+	// forgotten: housekeeping removed the finished worker of a removed
+	// pod.
+	forgotten bool
+	// dirty: the runtime changed since the last relist of the pod;
+	// relists are the relist times with an event scheduled.
+	dirty   bool
+	relists map[int64]bool // by time in nanoseconds since the Unix epoch
+	// housekeeping and deadline checks scheduled.
+	housekeeping bool
+	deadline     time.Time
+}
+
+// done reports whether the simulation of the pod is over: the kubelet
+// forgot its worker and no API object is left.
+func (p *podSim) done() bool { return p.forgotten && (p.static || p.apiGone) }
+
+// runUntil runs the pod's events due at or before t, and stops early when
+// the pod is done.
+func (p *podSim) runUntil(t time.Time) {
+	for !p.done() && p.loop.RunNext(t) {
+	}
+	if p.done() {
+		p.loop.Clear()
+		return
+	}
+	if p.loop.Now.Before(t) {
+		p.loop.Now = t
+	}
+}
+
+// at schedules fn on the pod's loop at t (a time before now: now).
+func (p *podSim) at(t time.Time, fn func()) { p.loop.At(t, fn) }
+
+// jitter is wait.Jitter(d, 0.5): uniform in [d, 1.5 d).
+func (p *podSim) jitter(d time.Duration) time.Duration {
+	return d + time.Duration(p.rng.Float64()*0.5*float64(d))
+}
+
+// log records an entry; the caller may fill in its details until the next
+// call of log.
+func (p *podSim) log(kind EntryKind, at time.Time, msg string) *Entry {
+	d := at.Sub(p.node.start)
+	if d > p.last {
+		p.last = d
+	}
+	p.entries = append(p.entries, Entry{At: d, Pod: p.pod.Name, Kind: kind, Message: msg})
+	return &p.entries[len(p.entries)-1]
+}
+
+// ---- the outside ----
+
+func (p *podSim) add() {
+	ts := metav1.NewTime(p.loop.Now.Truncate(time.Second))
+	if p.pod.CreationTimestamp.IsZero() {
+		p.pod.CreationTimestamp = ts
+	}
+	p.log(KindAction, p.loop.Now, "pod added to the kubelet")
+	if !p.static {
+		// The API server's status of a new pod.
+		p.api = &v1.PodStatus{Phase: v1.PodPending}
+		e := p.log(KindAPI, p.loop.Now, "pod created: phase Pending")
+		e.API = APICreated
+		p.fillStatus(e, *p.api)
+	}
+	p.update(termination.Update{Type: termination.UpdateCreate, Pod: p.pod})
+}
+
+func (p *podSim) act(a Action) {
+	entry := p.log(KindAction, p.loop.Now, a.String())
+	switch {
+	case a.Delete != nil:
+		if p.static || p.apiGone {
+			p.remove()
+			return
+		}
+		if p.pod.DeletionTimestamp != nil {
+			return
+		}
+		grace := *a.Delete
+		if grace < 0 {
+			grace = 30
+			if p.pod.Spec.TerminationGracePeriodSeconds != nil {
+				grace = *p.pod.Spec.TerminationGracePeriodSeconds
+			}
+		}
+		if grace == 0 {
+			p.remove()
+			return
+		}
+		pod := p.pod.DeepCopy()
+		ts := metav1.NewTime(p.loop.Now.Add(time.Duration(grace) * time.Second).Truncate(time.Second))
+		pod.DeletionTimestamp = &ts
+		pod.DeletionGracePeriodSeconds = &grace
+		pod.Generation++
+		p.pod = pod
+		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
+		// The status manager's full sweep (every 10 s) deletes a pod the
+		// kubelet had already finished with (status_manager.go syncBatch,
+		// needsUpdate).
+		p.at(engine.NextAfter(p.node.clocks.StatusSync, 10*time.Second, p.loop.Now), p.maybeDelete)
+	case a.Remove:
+		p.remove()
+	case a.RemoveFinalizers:
+		p.finalizers = false
+		if p.pod.DeletionTimestamp != nil && p.mem.Finished {
+			p.gone()
+		}
+	case a.KillContainer != "":
+		for i := len(p.rt.containers) - 1; i >= 0; i-- {
+			in := p.rt.containers[i]
+			if in.c.Name == a.KillContainer && in.c.State == runtimestate.Running {
+				p.exit(in, 137, p.loop.Now)
+				entry = nil
+				break
+			}
+		}
+		if entry != nil {
+			entry.Message += ": no running instance, nothing killed"
+		}
+	case a.KillSandbox:
+		for i := range p.rt.sandboxes {
+			p.rt.sandboxes[i].Ready = false
+		}
+		p.markDirty()
+	case a.AddEphemeral != nil:
+		pod := p.pod.DeepCopy()
+		pod.Spec.EphemeralContainers = append(pod.Spec.EphemeralContainers, *a.AddEphemeral.DeepCopy())
+		apidefaults.Pod(pod)
+		p.pod = pod
+		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
+	case a.Resize != nil:
+		p.resize(a.Resize)
+	}
+}
+
+// remove: the pod is gone from the kubelet's configuration (REMOVE).
+func (p *podSim) remove() {
+	if p.removed {
+		return
+	}
+	p.removed = true
+	p.scheduleHousekeeping()
+	if !p.static {
+		p.gone()
+	}
+	p.update(termination.Update{Type: termination.UpdateKill, Pod: p.pod, Kill: &termination.KillRequest{}})
+}
+
+func (p *podSim) gone() {
+	if p.apiGone {
+		return
+	}
+	p.apiGone = true
+	if !p.static {
+		p.log(KindAPI, p.loop.Now, "API object deleted").API = APIGone
+	}
+}

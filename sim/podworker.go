@@ -1,0 +1,275 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim/internal/engine"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
+)
+
+// ---- the pod worker ----
+
+func (p *podSim) update(u termination.Update) {
+	f := p.node.cfg.Kubelet.Features
+	if p.forgotten {
+		return
+	}
+	u.Cached = p.cache
+	r := termination.UpdatePod(p.mem.Worker, u, p.loop.Now, f)
+	if r.State == nil {
+		return
+	}
+	p.mem.Worker = r.State
+	if r.GracePeriodOverride != nil {
+		p.grace = *r.GracePeriodOverride
+	}
+	if r.Outcome != termination.Queued {
+		return
+	}
+	p.pending = true
+	p.tryRun()
+}
+
+// fresh is the pod worker's wait for a cache newer than its last sync: a
+// relist of the pod after the sync ended (the on-demand one, or a global
+// relist that started after it). When it is not fresh yet, the next global
+// relist wakes the worker.
+func (p *podSim) fresh() bool {
+	if p.lastSyncEnd.IsZero() || p.cacheTime.After(p.lastSyncEnd) {
+		return true
+	}
+	next := engine.NextAfter(p.node.clocks.Relist, p.node.clocks.RelistEvery, p.lastSyncEnd)
+	if !next.After(p.loop.Now) {
+		return true
+	}
+	p.scheduleRelist(next)
+	return false
+}
+
+func (p *podSim) tryRun() {
+	if p.busy || !p.pending || p.finished || !p.fresh() {
+		return
+	}
+	p.pending = false
+	p.busy = true
+	if p.mem.Worker != nil && p.mem.Worker.WorkType() == termination.TerminatingPod {
+		p.mem.Worker = termination.AcknowledgeTerminating(p.mem.Worker)
+	}
+	work := termination.SyncPod
+	if p.mem.Worker != nil {
+		work = p.mem.Worker.WorkType()
+	}
+	if work == termination.SyncPod && !p.probesAdded {
+		p.addProbes()
+	}
+	if work == termination.TerminatingPod {
+		p.stopProbes(false)
+	}
+	cache := p.cache
+	if cache == nil {
+		cache = &runtimestate.Pod{UID: p.pod.UID, Name: p.pod.Name, Namespace: p.pod.Namespace}
+	}
+	// The sync's memory is handed over: the worker takes the output's
+	// as its own when the sync completes (finish).
+	out := runSync(SyncInput{
+		Pod:        p.pod,
+		Runtime:    cache,
+		Now:        p.loop.Now,
+		Memory:     p.mem,
+		Kubelet:    p.node.cfg.Kubelet,
+		Grace:      p.grace,
+		Containers: p.rt.runs(),
+		Delays:     p.script.Runtime,
+		Logs:       p.rt.logMax(),
+		Created:    p.created,
+		Behaviours: p.script.Containers,
+	}, p.mem.handOver())
+	p.syncs++
+	msg := work.String()
+	if out.Decision != "" {
+		msg += ": " + out.Decision
+	}
+	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
+	// The sync's effects play out on the pod's loop: each call starts and
+	// is done, statuses are stored, the sync completes.
+	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation}
+	sp.fn = sp.play
+	for i, c := range out.Calls {
+		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
+		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
+	}
+	for i, s := range out.Statuses {
+		if s.At == 0 {
+			p.stored(s.Status, s.By, sp.gen)
+			continue
+		}
+		p.loop.AtCall(sp.start.Add(s.At), sp.fn, int64(i)*4+playStatus)
+	}
+	for _, m := range out.Messages {
+		p.log(KindSync, p.loop.Now, oneLine(m))
+	}
+	if work == termination.SyncPod {
+		// The status generation triggers readiness probes of started,
+		// running containers that are not ready yet.
+		if p.readinessTick == nil {
+			p.readinessTick = p.triggerReadiness
+		}
+		p.at(p.loop.Now, p.readinessTick)
+	}
+	p.loop.AtCall(sp.start.Add(out.Duration), sp.fn, playFinish)
+}
+
+// syncPlay is one sync's output playing out on the pod's loop; play(arg)
+// is one step of it, scheduled through engine.Loop.AtCall without a
+// closure per step.
+type syncPlay struct {
+	p     *podSim
+	start time.Time
+	out   SyncOutput
+	work  termination.WorkType
+	gen   int64 // the pod's generation when the sync ran
+	fn    func(int64)
+}
+
+// The steps of a syncPlay: the index of a call or status times 4 plus the
+// kind, or playFinish.
+const (
+	playCallStarted = 0
+	playCallDone    = 1
+	playStatus      = 2
+	playFinish      = -1
+)
+
+func (sp *syncPlay) play(arg int64) {
+	if arg == playFinish {
+		sp.p.finish(sp.out, sp.work)
+		return
+	}
+	i := arg / 4
+	switch arg % 4 {
+	case playCallStarted:
+		sp.p.callStarted(sp.out.Calls[i], sp.start)
+	case playCallDone:
+		sp.p.apply(sp.out.Calls[i], sp.start)
+	case playStatus:
+		s := &sp.out.Statuses[i]
+		sp.p.stored(s.Status, s.By, sp.gen)
+	}
+}
+
+func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
+	f := p.node.cfg.Kubelet.Features
+	p.busy = false
+	p.lastSyncEnd = p.loop.Now
+	live := p.mem
+	p.mem = out.Memory
+	p.mem.Probes = live.Probes
+	p.mem.Status = live.Status
+	p.mem.Version = live.Version
+	// Updates and housekeeping may have changed the worker meanwhile.
+	p.mem.Worker = live.Worker
+	if work == termination.TerminatingPod {
+		for id, r := range p.mem.Probes {
+			r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
+			p.mem.Probes[id] = r
+		}
+	}
+	if p.rt.running() && work == termination.TerminatingPod {
+		// A container still runs: SyncTerminatingPod fails and is retried.
+		out.Result.Err = true
+		out.Requeue = RequeueError
+	}
+	// The worker completes the work it ran (podWorkerLoop switches on
+	// update.WorkType): a deletion that made it terminating meanwhile
+	// waits for SyncTerminatingPod.
+	if p.mem.Worker.WorkType() == work {
+		p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, p.loop.Now, f)
+	}
+	if work == termination.TerminatingPod && !out.Result.Err {
+		p.stopProbes(true)
+	}
+	switch out.Requeue {
+	case RequeueNow:
+		p.pending = true
+	case RequeueSuccess:
+		p.setWorkDue(p.loop.Now.Add(p.jitter(p.node.cfg.Kubelet.syncFrequency())))
+	case RequeueBackOff:
+		d := out.BackOffUntil.Sub(p.loop.Now)
+		if d < 0 {
+			d = 0
+		}
+		if sf := p.node.cfg.Kubelet.syncFrequency(); d > sf {
+			d = sf
+		}
+		p.setWorkDue(p.loop.Now.Add(p.jitter(d)))
+	case RequeueError:
+		d := 10 * time.Second
+		if sf := p.node.cfg.Kubelet.syncFrequency(); d > sf {
+			d = sf
+		}
+		p.setWorkDue(p.loop.Now.Add(p.jitter(d)))
+	case RequeueNever:
+		p.finished = true
+		p.workDue = time.Time{}
+		p.maybeDelete()
+	}
+	// From v1.36 on, a successful reset syncs the pod again at once (D12);
+	// v1.35 waits for the relist or the resync.
+	if out.ResetAll && f.Version().Minor() >= 36 {
+		p.pending = true
+	}
+	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {
+		p.relistPod()
+	}
+	p.tryRun()
+}
+
+// ---- the sync loop tick ----
+
+// setWorkDue enqueues the pod in the work queue; the first sync-loop tick
+// strictly after due syncs it, unless it was enqueued again meanwhile.
+func (p *podSim) setWorkDue(due time.Time) {
+	p.workDue = due
+	t := engine.NextAfter(p.node.clocks.Tick, time.Second, due)
+	if p.workTick == nil {
+		p.workTick = p.onWorkTick
+	}
+	p.loop.AtCall(t, p.workTick, due.UnixNano())
+}
+
+// onWorkTick is the sync loop's tick picking up work due at due (in
+// nanoseconds since the Unix epoch), unless the pod was enqueued again
+// meanwhile.
+func (p *podSim) onWorkTick(due int64) {
+	if p.finished || p.workDue.IsZero() || p.workDue.UnixNano() != due {
+		return
+	}
+	p.workDue = time.Time{}
+	p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
+}
+
+// checkDeadline arranges for the first tick at or after the pod's active
+// deadline to sync it (active_deadline.go).
+func (p *podSim) checkDeadline() {
+	ads := p.pod.Spec.ActiveDeadlineSeconds
+	if ads == nil || p.mem.Status == nil || p.mem.Status.StartTime == nil {
+		return
+	}
+	deadline := p.mem.Status.StartTime.Add(time.Duration(*ads) * time.Second)
+	if p.deadline.Equal(deadline) {
+		return
+	}
+	p.deadline = deadline
+	t := engine.NextAfter(p.node.clocks.Tick, time.Second, deadline.Add(-time.Nanosecond))
+	p.at(t, func() {
+		if p.finished || p.mem.Worker == nil || p.mem.Worker.WorkType() != termination.SyncPod {
+			return
+		}
+		if phase.PastActiveDeadline(p.pod, p.mem.Status, p.loop.Now) {
+			p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
+		}
+	})
+}

@@ -1,0 +1,218 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// DefaultStart is the virtual wall-clock time a simulation starts at when
+// Config.Start is zero.
+var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Config is a simulated node.
+type Config struct {
+	// Kubelet is the kubelet's configuration (zero: v1.37.2 defaults).
+	Kubelet Kubelet `json:"kubelet,omitzero"`
+	// Seed seeds every random choice the kubelet makes (requeue jitter,
+	// probe start jitter): the same seed gives the same timeline.
+	Seed uint64 `json:"seed,omitempty"`
+	// Start is the virtual time the simulation starts at (zero:
+	// DefaultStart). Nothing reads the wall clock.
+	Start time.Time `json:"start,omitzero"`
+	// KubeletUptime is how long the kubelet has been running at Start
+	// (0: one hour). Probe workers created within one probe period of the
+	// kubelet's start wait a random part of the period first.
+	KubeletUptime Duration `json:"kubeletUptime,omitempty"`
+	// For is how long to simulate (0: 10 minutes); the simulation of a
+	// pod also ends when it is gone and the kubelet is done with it.
+	For Duration `json:"for,omitempty"`
+	// Parallelism is how many pods are simulated at once (0: GOMAXPROCS).
+	// It does not change the timeline.
+	Parallelism int `json:"parallelism,omitempty"`
+	// Observe, when set, receives every entry instead of the timeline
+	// (Timeline.Entries stays empty, so memory does not grow with the
+	// length of the run). It is called from Simulate's goroutine, with
+	// the entries in the timeline's order, at least every minute of
+	// virtual time.
+	Observe func(Entry) `json:"-"`
+}
+
+// PodInput is one pod of a simulation, with what happens to it.
+type PodInput struct {
+	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
+	// missing UID is derived from the name; a pod the API server would
+	// reject (validation.Pod) is an error. A pod whose
+	// kubernetes.io/config.source annotation is present and is not "api"
+	// (a file or URL source) is a static pod: it has no API object. A pod
+	// without the annotation is an API pod, as the kubelet's IsStaticPod
+	// reads a missing source (phase.IsStaticPod).
+	Pod *v1.Pod `json:"pod"`
+	// At is when the kubelet receives the pod.
+	At Duration `json:"at,omitempty"`
+	// Script is what its containers and the runtime do.
+	Script Script `json:"script,omitzero"`
+	// Actions are what the outside does to it, at given times.
+	Actions []Action `json:"actions,omitempty"`
+}
+
+// Action is one thing the outside does to a pod, at a time counted from
+// the start of the simulation. Exactly one kind is set.
+type Action struct {
+	At Duration `json:"at"`
+	// Delete deletes the pod through the API with this grace period
+	// (-1: the pod's terminationGracePeriodSeconds), as kubectl delete
+	// --grace-period does. The kubelet sees an update carrying the
+	// deletion timestamp; a static pod is removed instead.
+	Delete *int64 `json:"delete,omitempty"`
+	// Remove makes the pod disappear from the kubelet's configuration
+	// at once: its static manifest is removed, or it is force-deleted.
+	Remove bool `json:"remove,omitempty"`
+	// RemoveFinalizers clears the API object's finalizers.
+	RemoveFinalizers bool `json:"removeFinalizers,omitempty"`
+	// KillContainer SIGKILLs the process of the named container's running
+	// instance (exit code 137), as `ctr tasks kill -s SIGKILL` does.
+	KillContainer string `json:"killContainer,omitempty"`
+	// KillSandbox kills the sandbox's pause process: the sandbox is no
+	// longer ready.
+	KillSandbox bool `json:"killSandbox,omitempty"`
+	// AddEphemeral adds an ephemeral container (kubectl debug).
+	AddEphemeral *v1.EphemeralContainer `json:"addEphemeral,omitempty"`
+	// Resize resizes containers in place (kubectl patch pod --subresource
+	// resize): by container name, the requests and limits to set; each
+	// one given replaces the container's own. The kubelet is taken to
+	// admit it at once; see resize.go's notes for what is modelled.
+	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+}
+
+func (a Action) String() string {
+	switch {
+	case a.Delete != nil && *a.Delete < 0:
+		return "delete"
+	case a.Delete != nil:
+		return fmt.Sprintf("delete --grace-period=%d", *a.Delete)
+	case a.Remove:
+		return "remove"
+	case a.RemoveFinalizers:
+		return "remove finalizers"
+	case a.KillContainer != "":
+		return "kill container " + a.KillContainer
+	case a.KillSandbox:
+		return "kill sandbox"
+	case a.AddEphemeral != nil:
+		return "add ephemeral container " + a.AddEphemeral.Name
+	case a.Resize != nil:
+		return "resize " + resizeWords(a.Resize)
+	}
+	return "nothing"
+}
+
+// Simulate simulates a node running pods and returns what happened. It is
+// deterministic: the same inputs and seed give the same timeline, whatever
+// Config.Parallelism is.
+//
+// It is a loop over a Node: the pods and their actions are delivered in
+// time order (a pod's actions after the pod, in their order; pods in input
+// order, which numbers them for the random streams), the node advanced
+// between them and in steps of at most a minute to Config.For, the
+// entries passed to Config.Observe or kept. An action before its pod is
+// added is an error; actions and pods after Config.For, and actions after
+// the pod's simulation ended, do not happen.
+func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
+	if len(pods) == 0 {
+		return nil, errors.New("sim: no pod to simulate")
+	}
+	d := cfg.For.D()
+	if d <= 0 {
+		d = 10 * time.Minute
+	}
+	n := NewNode(cfg)
+	start := n.Start()
+	end := start.Add(d)
+	type delivery struct {
+		at     time.Duration
+		pod    int
+		action int // -1: the pod's addition
+	}
+	var ds []delivery
+	sims := make([]*podSim, len(pods))
+	for i, in := range pods {
+		if in.Pod == nil {
+			return nil, fmt.Errorf("sim: pod %d is nil", i)
+		}
+		p, err := n.newPod(in, i)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range sims[:i] {
+			if q.key == p.key {
+				return nil, fmt.Errorf("sim: two pods named %s", p.key)
+			}
+		}
+		sims[i] = p
+		at := max(in.At.D(), 0)
+		ds = append(ds, delivery{at: at, pod: i, action: -1})
+		for k, a := range in.Actions {
+			if a.At.D() < at {
+				return nil, fmt.Errorf("sim: pod %s: action %q at %s, before the pod is added at %s", p.key, a, a.At, in.At)
+			}
+			ds = append(ds, delivery{at: a.At.D(), pod: i, action: k})
+		}
+	}
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].at != ds[j].at {
+			return ds[i].at < ds[j].at
+		}
+		return ds[i].pod < ds[j].pod
+	})
+	tl := &Timeline{Start: start, Seed: cfg.Seed}
+	report := func(r Report) {
+		tl.Syncs += r.Syncs
+		if k := len(r.Entries); k > 0 && r.Entries[k-1].At > tl.End {
+			tl.End = r.Entries[k-1].At
+		}
+		if cfg.Observe != nil {
+			for _, e := range r.Entries {
+				cfg.Observe(e)
+			}
+			return
+		}
+		tl.Entries = append(tl.Entries, r.Entries...)
+	}
+	// advance runs the node to t in steps of at most a minute, so that
+	// what Observe streams is never held for longer.
+	advance := func(t time.Time) {
+		for n.Now().Add(time.Minute).Before(t) {
+			report(n.Advance(n.Now().Add(time.Minute)))
+		}
+		report(n.Advance(t))
+	}
+	for i := 0; i < len(ds); {
+		at := start.Add(ds[i].at)
+		if at.After(end) {
+			break
+		}
+		advance(at.Add(-time.Nanosecond))
+		for ; i < len(ds) && start.Add(ds[i].at).Equal(at); i++ {
+			p := sims[ds[i].pod]
+			if ds[i].action < 0 {
+				n.added++
+				n.addPod(at, p)
+				continue
+			}
+			if n.pods[p.key] != p {
+				continue // the pod's simulation ended
+			}
+			a := pods[ds[i].pod].Actions[ds[i].action]
+			if err := checkAction(p, a); err != nil {
+				return nil, fmt.Errorf("sim: pod %s: %w", p.key, err)
+			}
+			n.deliver(at, p, func() { p.act(a) })
+		}
+	}
+	advance(end)
+	return tl, nil
+}

@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+	v1 "k8s.io/api/core/v1"
+)
+
+// ---- the status manager ----
+
+func (p *podSim) stored(st v1.PodStatus, by string, gen int64) {
+	final := by == "TerminatePod"
+	if p.mem.Status != nil && equalStatus(*p.mem.Status, st) && !final {
+		return
+	}
+	s := st
+	p.mem.Status = &s
+	p.mem.Version++
+	if final {
+		p.mem.Finished = true
+	}
+	p.show(st, by, gen)
+	p.writeAPI()
+	p.checkDeadline()
+}
+
+// show logs a status as kubectl would show it.
+func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
+	e := p.log(KindStatus, p.loop.Now, "")
+	p.fillStatus(e, st)
+	e.Status.By = by
+	e.Status.Generation = gen
+	e.Message = fmt.Sprintf("%s %s restarts %d", e.Status.Column, e.Status.Ready, e.Status.Restarts)
+}
+
+// fillStatus attaches st, as kubectl shows it, to an entry.
+func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
+	// kubectlstatus reads the pod; a shallow copy with the status is
+	// enough. Stored statuses are never changed in place, so the entry
+	// shares st.
+	view := *p.pod
+	view.Status = st
+	restarts, _ := kubectlstatus.RestartCount(&view)
+	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
+		RestartsColumn: kubectlstatus.Restarts(&view, p.loop.Now), Status: st, Generation: p.pod.Generation}
+}
+
+// writeAPI writes the cached status to the API object, holding back a
+// terminal phase, with its reason and message, while containers may still
+// run.
+func (p *podSim) writeAPI() {
+	if p.static || p.apiGone || p.mem.Status == nil {
+		return
+	}
+	st := p.mem.Status.DeepCopy()
+	if (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != st.Phase {
+		q := termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features)
+		if q.CouldHaveRunningContainers && !p.mem.Finished {
+			// mergePodStatus keeps the API's reason and message with
+			// its phase.
+			st.Phase, st.Reason, st.Message = p.api.Phase, p.api.Reason, p.api.Message
+		}
+	}
+	if p.api != nil && equalStatus(*p.api, *st) {
+		p.maybeDelete()
+		return
+	}
+	p.api = st
+	// The kubelet's pod manager sees the written status through its watch.
+	// (The spec and metadata are never changed in place, only replaced.)
+	pod := *p.pod
+	pod.Status = *st
+	p.pod = &pod
+	e := p.log(KindAPI, p.loop.Now, fmt.Sprintf("status written: phase %s", st.Phase))
+	e.API = APIStatus
+	p.fillStatus(e, *st)
+	p.maybeDelete()
+}
+
+// maybeDelete is the status manager's final delete (canBeDeleted).
+func (p *podSim) maybeDelete() {
+	if p.static || p.apiGone || p.pod.DeletionTimestamp == nil || p.api == nil {
+		return
+	}
+	view := p.pod.DeepCopy()
+	view.Status = *p.api.DeepCopy()
+	if !termination.CanBeDeleted(view, nil, &termination.WorkerState{Finished: p.mem.Finished}).Delete {
+		return
+	}
+	if p.finalizers {
+		if p.lastShown != "deleted" {
+			p.lastShown = "deleted"
+			p.log(KindAPI, p.loop.Now, "kubelet deleted the API object (grace 0); finalizers hold it").API = APIDeleteHeld
+		}
+		return
+	}
+	p.log(KindAPI, p.loop.Now, "kubelet deleted the API object (grace 0)").API = APIDeleted
+	p.gone()
+}

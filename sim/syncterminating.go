@@ -1,0 +1,312 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/restart"
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
+	v1 "k8s.io/api/core/v1"
+)
+
+// SyncTerminatingPod and SyncTerminatedPod (kubelet.go), the status
+// manager's TerminatePod, and the kill of a pod's containers
+// (kuberuntime_container.go killContainer, killPodWithSyncResult).
+
+func (s *syncer) syncTerminating() {
+	pod, in, m := s.pod, s.in, &s.out.Memory
+	st := s.generate(false)
+	s.store(st, "SyncTerminatingPod")
+	grace := in.Grace
+	if grace <= 0 {
+		grace, _ = termination.EffectiveGracePeriod(0, pod, nil, in.Kubelet.Features)
+	}
+	killStart := s.now()
+	t := termination.Plan(pod, in.Runtime, termination.Options{
+		Features:            in.Kubelet.Features,
+		GracePeriodOverride: &grace,
+		PreStop:             s.preStops(),
+		ExitAfter:           s.exitAfters(),
+	})
+	s.applyKill(t)
+	// Liveness and startup results go with their workers.
+	for id, r := range m.Probes {
+		r.Liveness, r.Startup = vocab.ProbeNoResult, vocab.ProbeNoResult
+		m.Probes[id] = r
+	}
+	// The kubelet re-reads the runtime: every container has stopped now.
+	stopped := stoppedView(in.Runtime, t, killStart, in.Containers)
+	s.in.Runtime = stopped
+	st = s.generate(true)
+	s.store(st, "SyncTerminatingPod")
+	s.out.Requeue = RequeueNow
+}
+
+func (s *syncer) syncTerminated() {
+	m := &s.out.Memory
+	st := s.generate(true)
+	s.store(st, "SyncTerminatedPod")
+	// TerminatePod: the final, forced version.
+	final := terminatePod(s.pod, *m.Status)
+	// A refused TerminatePod leaves podIsFinished unset.
+	m.Finished = s.store(final, "TerminatePod")
+	s.out.Requeue = RequeueNever
+}
+
+// terminatePod mirrors the status manager's TerminatePod: once the pod
+// has initialized (read from the pod's own status, pod.Status, as the
+// kubelet reads it), regular containers with no terminated state are
+// reported as unknown failures; so are the init containers before the
+// last that ever tried to start; and a pod that is not static is given a
+// terminal phase (a static pod keeps its phase).
+func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
+	st = *st.DeepCopy()
+	unknown := func() v1.ContainerState {
+		return v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+			Reason:   "ContainerStatusUnknown",
+			Message:  "The container could not be located when the pod was terminated",
+			ExitCode: 137,
+		}}
+	}
+	if podInitialized(pod) {
+		for i := range st.ContainerStatuses {
+			if st.ContainerStatuses[i].State.Terminated == nil {
+				st.ContainerStatuses[i].State = unknown()
+			}
+		}
+	}
+	for i := range initializedPrefix(st.InitContainerStatuses) {
+		if st.InitContainerStatuses[i].State.Terminated == nil {
+			st.InitContainerStatuses[i].State = unknown()
+		}
+	}
+	if !phase.IsStaticPod(pod) && st.Phase != v1.PodSucceeded && st.Phase != v1.PodFailed {
+		st.Phase = v1.PodFailed
+	}
+	return st
+}
+
+// initializedPrefix is the status manager's initializedContainers: the
+// statuses up to the last one that left the waiting state (or has a last
+// termination); the first alone when none did.
+func initializedPrefix(l []v1.ContainerStatus) []v1.ContainerStatus {
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].State.Waiting == nil || l[i].LastTerminationState.Terminated != nil {
+			return l[:i+1]
+		}
+	}
+	if len(l) > 0 {
+		return l[:1]
+	}
+	return nil
+}
+
+// podInitialized is the status manager's hasPodInitialized, which reads
+// the pod's own status (pod.Status): no init containers; or a regular
+// container that left the waiting state or has a last termination; or the
+// last init container's status shows it done (a sidecar running and
+// started, a regular init container that exited 0).
+func podInitialized(pod *v1.Pod) bool {
+	if len(pod.Spec.InitContainers) == 0 {
+		return true
+	}
+	for _, cs := range pod.Status.ContainerStatuses {
+		if cs.LastTerminationState.Terminated != nil || cs.State.Waiting == nil {
+			return true
+		}
+	}
+	n := len(pod.Status.InitContainerStatuses)
+	if n == 0 || n > len(pod.Spec.InitContainers) {
+		return false
+	}
+	c := &pod.Spec.InitContainers[n-1]
+	cs := pod.Status.InitContainerStatuses[n-1]
+	if restart.IsSidecar(c) {
+		return cs.State.Running != nil && cs.Started != nil && *cs.Started
+	}
+	for _, t := range []*v1.ContainerStateTerminated{cs.LastTerminationState.Terminated, cs.State.Terminated} {
+		if t != nil && t.ExitCode == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// applyKill turns a termination timeline into calls and advances the
+// sync's clock past it.
+func (s *syncer) applyKill(t termination.Timeline) {
+	base := s.clock
+	type timed struct {
+		at time.Duration
+		c  Call
+	}
+	var calls []timed
+	end := time.Duration(0)
+	hooks := s.preStops()
+	for _, k := range t.Containers {
+		if k.Error != "" {
+			s.out.Messages = append(s.out.Messages, fmt.Sprintf("cannot kill %s: %s", k.Name, k.Error))
+			continue
+		}
+		if k.Stop.PreStopRan {
+			if hc, ok := s.preStopExec(containerByName(s.pod, k.Name), k.Name, k.ID, base, hooks[k.Name], base+k.Exit); ok {
+				calls = append(calls, timed{0, hc})
+			}
+		}
+		timeout := k.Stop.Timeout
+		exit := k.Exit
+		code := int32(137)
+		if r, ok := s.in.Containers[k.ID]; ok && !k.Killed {
+			code = r.TermExitCode
+		}
+		sc := Call{Method: "StopContainer", Name: k.Name, ID: k.ID, Timeout: &timeout, ExitCode: code, Killed: k.Killed}
+		if k.Stop.PreStopRan {
+			sc.PreStop = k.Stop.PreStopElapsed
+		}
+		if k.Stop.Waited {
+			sc.Waited = k.Stop.WaitElapsed
+		}
+		calls = append(calls, timed{k.StopCall, sc})
+		calls[len(calls)-1].c.Done = base + exit
+		if exit > end {
+			end = exit
+		}
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].at < calls[j].at })
+	for _, c := range calls {
+		c.c.At = base + c.at
+		s.out.Calls = append(s.out.Calls, c.c)
+		s.out.ActedOnRuntime = true
+	}
+	if t.SandboxStop > end {
+		end = t.SandboxStop
+	}
+	s.clock = base + end
+	for _, id := range t.Sandboxes {
+		s.call(Call{Method: "StopPodSandbox", ID: id}, s.in.Delays.StopPodSandbox.D())
+	}
+}
+
+// stopContainer is killContainer for one instance, waited for in SyncPod.
+func (s *syncer) stopContainer(name, id string, c *v1.Container, grace int64, override *int64) {
+	s.stopInstance(name, id, c, grace, override, s.in.Containers[id], false)
+}
+
+// stopInstance is killContainer for one instance that behaves as run;
+// exited says its process has already ended (StopContainer then returns at
+// once, and an exec or httpGet preStop hook fails at once).
+func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, override *int64, run Run, exited bool) {
+	hasPreStop := c != nil && c.Lifecycle != nil && c.Lifecycle.PreStop != nil
+	var preStop time.Duration
+	if hasPreStop && (!exited || c.Lifecycle.PreStop.Sleep != nil) {
+		preStop = hookDuration(c, run)
+	}
+	st := termination.StopTimeout(grace, termination.StopOptions{Features: s.in.Kubelet.Features, GracePeriodOverride: override, HasPreStop: hasPreStop, PreStop: preStop})
+	hookAt := s.clock
+	if st.PreStopRan {
+		s.clock += st.PreStopElapsed
+	}
+	timeout := st.Timeout
+	exit, killed := exitAfterSignal(run, timeout)
+	code := run.TermExitCode
+	if killed {
+		code = 137
+	}
+	if exited {
+		exit, killed, code = 0, false, run.ExitCode
+	}
+	if st.PreStopRan {
+		s.preStopCall(c, name, id, hookAt, preStop, s.clock+exit)
+	}
+	c0 := Call{Method: "StopContainer", Name: name, ID: id, Timeout: &timeout, ExitCode: code, Killed: killed}
+	if st.PreStopRan {
+		c0.PreStop = st.PreStopElapsed
+	}
+	s.call(c0, exit)
+}
+
+// exitAfterSignal is how long after SIGTERM a process with behaviour r
+// ends, given the stop timeout, and whether it had to be killed.
+func exitAfterSignal(r Run, timeout int64) (time.Duration, bool) {
+	limit := time.Duration(timeout) * time.Second
+	if r.IgnoreSIGTERM || r.TermAfter.D() >= limit {
+		return limit, true
+	}
+	return r.TermAfter.D(), false
+}
+
+func hookDuration(c *v1.Container, r Run) time.Duration {
+	if c.Lifecycle.PreStop.Sleep != nil {
+		return time.Duration(c.Lifecycle.PreStop.Sleep.Seconds) * time.Second
+	}
+	return r.PreStop.D()
+}
+
+func (s *syncer) preStops() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, c := range s.in.Runtime.Containers {
+		spec := containerByName(s.pod, c.Name)
+		if spec == nil || spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil || spec.Lifecycle.PreStop.Sleep != nil {
+			continue
+		}
+		if r, ok := s.in.Containers[c.ID]; ok {
+			out[c.Name] = r.PreStop.D()
+		}
+	}
+	return out
+}
+
+func (s *syncer) exitAfters() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, c := range s.in.Runtime.Containers {
+		if c.State != runtimestate.Running {
+			continue
+		}
+		r, ok := s.in.Containers[c.ID]
+		if !ok {
+			out[c.Name] = 0
+			continue
+		}
+		if !r.IgnoreSIGTERM {
+			out[c.Name] = r.TermAfter.D()
+		}
+	}
+	return out
+}
+
+// stoppedView is the runtime state after a kill: every running or created
+// instance has exited and every sandbox is not ready.
+func stoppedView(st *runtimestate.Pod, t termination.Timeline, start time.Time, runs map[string]Run) *runtimestate.Pod {
+	out := st.DeepCopy()
+	exits := map[string]termination.ContainerStop{}
+	for _, k := range t.Containers {
+		exits[k.ID] = k
+	}
+	for i := range out.Containers {
+		c := &out.Containers[i]
+		if c.State != runtimestate.Running && c.State != runtimestate.Created {
+			continue
+		}
+		k, ok := exits[c.ID]
+		if !ok || k.Error != "" || k.StopFailed {
+			continue
+		}
+		c.State = runtimestate.Exited
+		c.FinishedAt = start.Add(k.Exit)
+		c.ExitCode = 137
+		if !k.Killed {
+			if r, ok := runs[c.ID]; ok {
+				c.ExitCode = int(r.TermExitCode)
+			}
+		}
+		c.Reason = exitReason(int32(c.ExitCode))
+	}
+	for i := range out.Sandboxes {
+		out.Sandboxes[i].Ready = false
+	}
+	return out
+}
