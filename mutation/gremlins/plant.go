@@ -44,6 +44,7 @@ var line = regexp.MustCompile(`([A-Z_]+) at ([^ :]+\.go):(\d+):(\d+)`)
 
 func main() {
 	run := flag.String("run", "", "go test -run pattern (default: every test)")
+	timeout := flag.String("timeout", "5m", "go test -timeout")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: go run mutation/gremlins/plant.go [-run re] ./pkg < mutants")
@@ -83,7 +84,9 @@ func main() {
 		ov, _ := json.Marshal(map[string]any{"Replace": map[string]string{abs: mf}})
 		of := filepath.Join(tmp, "overlay.json")
 		check(os.WriteFile(of, ov, 0o644))
-		args := []string{"test", "-count=1", "-failfast", "-overlay", of}
+		// A mutant that loops forever is killed by the timeout, as
+		// gremlins' own timeout does (TIMED OUT counts as killed).
+		args := []string{"test", "-count=1", "-failfast", "-timeout", *timeout, "-overlay", of}
 		if *run != "" {
 			args = append(args, "-run", *run)
 		}
@@ -93,6 +96,8 @@ func main() {
 			fmt.Printf("  LIVED %s\n", where)
 		case strings.Contains(string(out), "[build failed]") || strings.Contains(string(out), "[setup failed]"):
 			fmt.Printf("  NOT VIABLE %s\n", where)
+		case strings.Contains(string(out), "panic: test timed out"):
+			fmt.Printf("  TIMED OUT %s\n", where)
 		default:
 			fmt.Printf("  KILLED %s by %s\n", where, failing(string(out)))
 		}
