@@ -556,6 +556,35 @@ func TestActuated(t *testing.T) {
 		}
 	})
 	seen.check(t)
+
+	// Pod-level resources are recorded as the spec has them about half
+	// the time (none 20 %, changed 30 %), not only when a change happens
+	// to change nothing.
+	type pair struct {
+		pod *v1.Pod
+		a   podactions.Actuated
+	}
+	g := rapid.Custom(func(t *rapid.T) pair {
+		pod := Pod(PodOptions{}).Draw(t, "pod")
+		return pair{pod, Actuated(pod).Draw(t, "actuated")}
+	})
+	withPodLevel, same := 0, 0
+	for seed := range 3000 {
+		p := g.Example(seed)
+		if p.pod.Spec.Resources == nil {
+			continue
+		}
+		withPodLevel++
+		if p.a.Pod != nil && resourceDiff(*p.pod.Spec.Resources, *p.a.Pod) == 0 {
+			same++
+		}
+	}
+	if withPodLevel < 100 {
+		t.Fatalf("only %d pods with pod-level resources in 3000", withPodLevel)
+	}
+	if pct := 100 * same / withPodLevel; pct < 40 || pct > 70 {
+		t.Errorf("pod-level actuated as the spec has it for %d%% of pods with pod-level resources, want about 50%%", pct)
+	}
 }
 
 func actuatedProblems(rt *rapid.T, pod *v1.Pod, a podactions.Actuated, seen shapeSet) {
