@@ -35,6 +35,14 @@ func (s shapeSet) mark(name string, ok bool) {
 	}
 }
 
+// want registers shapes that are marked only when some part of a value
+// exists (a mount, a condition), so that check fails when none ever does.
+func (s shapeSet) want(names ...string) {
+	for _, n := range names {
+		s.mark(n, false)
+	}
+}
+
 func (s shapeSet) check(t *testing.T) {
 	t.Helper()
 	var missing []string
@@ -230,6 +238,11 @@ func anyStatus(s *v1.PodStatus, fn func(cs *v1.ContainerStatus) bool) bool {
 func TestStatusCases(t *testing.T) {
 	opts := StatusCaseOptions{}
 	seen := shapeSet{}
+	seen.want("a read-write mount", "a read-only mount", "recursiveReadOnly unset on a read-only mount",
+		"recursiveReadOnly Disabled", "recursiveReadOnly IfPossible", "recursiveReadOnly Enabled",
+		"mountPropagation None", "recursiveReadOnly with a mountPropagation the API server rejects",
+		"a cpu request of a few millicores", "a cpu limit of a few millicores",
+		"a reported cpu request of a few millicores", "a reported cpu limit of a few millicores")
 	rapid.Check(t, func(rt *rapid.T) {
 		// Twelve cases per check: the rarest shape (a mountPropagation
 		// beside recursiveReadOnly) is in under 1 % of cases.
@@ -323,6 +336,7 @@ func equalStatus(a, b *v1.PodStatus) bool {
 // state: every status keeps its promises and each kind of status appears.
 func TestPreviousStatus(t *testing.T) {
 	seen := shapeSet{}
+	completedOrError, consistent := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		for range 10 {
 			pod := Pod(PodOptions{}).Draw(rt, "pod")
@@ -366,6 +380,20 @@ func TestPreviousStatus(t *testing.T) {
 				ts := cs.State.Terminated
 				return ts != nil && ((ts.ExitCode == 0) == (ts.Reason == "Completed")) && ts.Reason != ""
 			}))
+			rules := ruleCodes(pod)
+			seen.mark("an exit code of the container's own rules", anyStatus(s, func(cs *v1.ContainerStatus) bool {
+				ts := cs.State.Terminated
+				return ts != nil && !slices.Contains([]int32{0, 1, 137, 42, 2, 143}, ts.ExitCode) && slices.Contains(rules[cs.Name], ts.ExitCode)
+			}))
+			anyStatus(s, func(cs *v1.ContainerStatus) bool {
+				if ts := cs.State.Terminated; ts != nil && (ts.Reason == "Completed" || ts.Reason == "Error") {
+					completedOrError++
+					if (ts.ExitCode == 0) == (ts.Reason == "Completed") {
+						consistent++
+					}
+				}
+				return false
+			})
 			seen.mark("running", anyStatus(s, func(cs *v1.ContainerStatus) bool { return cs.State.Running != nil }))
 			seen.mark("no state", anyStatus(s, func(cs *v1.ContainerStatus) bool {
 				return cs.State.Running == nil && cs.State.Waiting == nil && cs.State.Terminated == nil
@@ -384,6 +412,15 @@ func TestPreviousStatus(t *testing.T) {
 		}
 	})
 	seen.check(t)
+	// Half of the terminated states take their reason from the exit code
+	// (Completed for 0, Error otherwise), the rest from the list: of the
+	// Completed and Error reasons, most agree with the code.
+	if completedOrError < 50 {
+		t.Fatalf("only %d Completed or Error states", completedOrError)
+	}
+	if pct := 100 * consistent / completedOrError; pct < 70 {
+		t.Errorf("%d%% of Completed and Error reasons agree with the exit code, want about 90%%", pct)
+	}
 }
 
 // TestStartFailures checks the reason-cache entries: container names only,
@@ -439,6 +476,8 @@ func TestStartFailures(t *testing.T) {
 // TestPodWithStatus checks pods with an API status as a client reads it.
 func TestPodWithStatus(t *testing.T) {
 	seen := shapeSet{}
+	seen.want("condition status True", "condition status False", "condition status Unknown",
+		"SchedulingGated", "a readiness-gate condition", "a condition listed twice")
 	rapid.Check(t, func(rt *rapid.T) {
 		for range 10 {
 			pod := PodWithStatus(PodOptions{}).Draw(rt, "pod")
@@ -541,6 +580,11 @@ func condRank(ct v1.PodConditionType) int {
 // TestActuated checks the actuated-resources records: only init and
 // regular containers, at most three values changed from the spec, memory
 // emptyDir limits from the spec's, 32Mi or 2Gi; a nil pod gives none.
+// actuatedShapes are the shapes actuatedProblems marks.
+var actuatedShapes = []string{"a container as the spec has it", "a container changed", "a container with none recorded",
+	"pod level as the spec has it", "pod level changed", "pod level without pod-level resources in the spec",
+	"pod level none recorded", "an emptyDir limit none recorded"}
+
 func TestActuated(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		if a := Actuated(nil).Draw(rt, "actuated"); a.Containers != nil || a.Pod != nil || a.EmptyDirLimits != nil || a.Exact {
@@ -548,6 +592,7 @@ func TestActuated(t *testing.T) {
 		}
 	})
 	seen := shapeSet{}
+	seen.want(actuatedShapes...)
 	rapid.Check(t, func(rt *rapid.T) {
 		for range 10 {
 			pod := Pod(PodOptions{}).Draw(rt, "pod")
@@ -690,6 +735,8 @@ func TestPodActionsOptions(t *testing.T) {
 		t.Error("PodActionsProbes of no results is not nil")
 	}
 	seen := shapeSet{}
+	seen.want(actuatedShapes...)
+	seen.want("an instance with only a readiness result", "liveness only", "startup only")
 	rapid.Check(t, func(rt *rapid.T) {
 		for range 10 {
 			podActionsOptionsCase(rt, seen)
@@ -801,72 +848,79 @@ func TestChanceEdges(t *testing.T) {
 // relates to its spec container.
 func TestCaseString(t *testing.T) {
 	seen := shapeSet{}
+	seen.want("a deleted pod", "a sandbox with an IP")
 	rapid.Check(t, func(rt *rapid.T) {
-		c := Cases(CaseOptions{}).Draw(rt, "case")
-		s := c.String()
-		if c.GoString() != "\n"+s {
-			rt.Fatal("GoString is not a newline and String")
-		}
-		if d := c.Pod.DeletionTimestamp; d != nil {
-			want := fmt.Sprintf(" deleted=T+%s(grace %d)", d.Sub(Epoch), *c.Pod.DeletionGracePeriodSeconds)
-			if !strings.Contains(s, want) {
-				rt.Fatalf("no %q in\n%s", want, s)
-			}
-			seen.mark("a deleted pod", true)
-		}
-		lines := strings.Split(s, "\n")
-		for _, sb := range c.State.Sandboxes {
-			line := lineWith(lines, "sandbox "+sb.ID+" ")
-			wantIP := sb.IP != "" && !sb.NoIP && !sb.NoNetworkStatus
-			if got := strings.Contains(line, " ip="+sb.IP); got != wantIP {
-				rt.Fatalf("sandbox ip %q (noIP %t, no status %t) rendered as %q", sb.IP, sb.NoIP, sb.NoNetworkStatus, line)
-			}
-			seen.mark("a sandbox with an IP", wantIP)
-		}
-		for _, in := range c.State.Containers {
-			line := lineWith(lines, "  "+in.ID+" "+in.Name+" ")
-			spec, _ := specContainer(c.Pod, in.Name)
-			var want string
-			switch {
-			case spec == nil:
-				want = " not-in-spec"
-			case in.HashMissing:
-				want = " hash-missing"
-			case in.Hash == 0:
-				want = " hash-from-spec"
-			case in.Hash != containerhash.Of(spec):
-				want = fmt.Sprintf(" hash=%d(", in.Hash)
-			}
-			for _, w := range []string{" not-in-spec", " hash-missing", " hash-from-spec", " hash="} {
-				if strings.Contains(line, w) != (want != "" && strings.HasPrefix(want, w)) {
-					rt.Fatalf("instance %s (hash %d, missing %t) rendered as %q", in.ID, in.Hash, in.HashMissing, line)
-				}
-			}
-			if strings.HasPrefix(want, " hash=") {
-				want = " hash="
-			}
-			seen.mark("instance"+want, true)
-		}
-		// A hand-written state leaves Hash 0: the instance is taken to
-		// come from the current spec.
-		for i, in := range c.State.Containers {
-			if spec, _ := specContainer(c.Pod, in.Name); spec != nil && !in.HashMissing {
-				st := *c.State
-				st.Containers = slices.Clone(st.Containers)
-				st.Containers[i].Hash = 0
-				c.State = &st
-				if line := lineWith(strings.Split(c.String(), "\n"), "  "+in.ID+" "+in.Name+" "); !strings.Contains(line, " hash-from-spec") {
-					rt.Fatalf("instance without a hash rendered as %q", line)
-				}
-				seen.mark("instance hash-from-spec", true)
-				break
-			}
+		for range 5 {
+			caseStringCase(rt, seen)
 		}
 	})
 	for _, w := range []string{"", " not-in-spec", " hash-missing", " hash-from-spec", " hash="} {
 		seen.mark("instance"+w, false)
 	}
 	seen.check(t)
+}
+
+func caseStringCase(rt *rapid.T, seen shapeSet) {
+	c := Cases(CaseOptions{}).Draw(rt, "case")
+	s := c.String()
+	if c.GoString() != "\n"+s {
+		rt.Fatal("GoString is not a newline and String")
+	}
+	if d := c.Pod.DeletionTimestamp; d != nil {
+		want := fmt.Sprintf(" deleted=T+%s(grace %d)", d.Sub(Epoch), *c.Pod.DeletionGracePeriodSeconds)
+		if !strings.Contains(s, want) {
+			rt.Fatalf("no %q in\n%s", want, s)
+		}
+		seen.mark("a deleted pod", true)
+	}
+	lines := strings.Split(s, "\n")
+	for _, sb := range c.State.Sandboxes {
+		line := lineWith(lines, "sandbox "+sb.ID+" ")
+		wantIP := sb.IP != "" && !sb.NoIP && !sb.NoNetworkStatus
+		if got := strings.Contains(line, " ip="+sb.IP); got != wantIP {
+			rt.Fatalf("sandbox ip %q (noIP %t, no status %t) rendered as %q", sb.IP, sb.NoIP, sb.NoNetworkStatus, line)
+		}
+		seen.mark("a sandbox with an IP", wantIP)
+	}
+	for _, in := range c.State.Containers {
+		line := lineWith(lines, "  "+in.ID+" "+in.Name+" ")
+		spec, _ := specContainer(c.Pod, in.Name)
+		var want string
+		switch {
+		case spec == nil:
+			want = " not-in-spec"
+		case in.HashMissing:
+			want = " hash-missing"
+		case in.Hash == 0:
+			want = " hash-from-spec"
+		case in.Hash != containerhash.Of(spec):
+			want = fmt.Sprintf(" hash=%d(", in.Hash)
+		}
+		for _, w := range []string{" not-in-spec", " hash-missing", " hash-from-spec", " hash="} {
+			if strings.Contains(line, w) != (want != "" && strings.HasPrefix(want, w)) {
+				rt.Fatalf("instance %s (hash %d, missing %t) rendered as %q", in.ID, in.Hash, in.HashMissing, line)
+			}
+		}
+		if strings.HasPrefix(want, " hash=") {
+			want = " hash="
+		}
+		seen.mark("instance"+want, true)
+	}
+	// A hand-written state leaves Hash 0: the instance is taken to
+	// come from the current spec.
+	for i, in := range c.State.Containers {
+		if spec, _ := specContainer(c.Pod, in.Name); spec != nil && !in.HashMissing {
+			st := *c.State
+			st.Containers = slices.Clone(st.Containers)
+			st.Containers[i].Hash = 0
+			c.State = &st
+			if line := lineWith(strings.Split(c.String(), "\n"), "  "+in.ID+" "+in.Name+" "); !strings.Contains(line, " hash-from-spec") {
+				rt.Fatalf("instance without a hash rendered as %q", line)
+			}
+			seen.mark("instance hash-from-spec", true)
+			break
+		}
+	}
 }
 
 func lineWith(lines []string, prefix string) string {
