@@ -48,14 +48,16 @@ func weighted(t *rapid.T, label string, weights ...int) int {
 		for _, w := range ws {
 			total += w
 		}
+		last := len(ws) - 1
 		return rapid.Map(uniformGen(total), func(x int) int {
-			for i, w := range ws {
+			// x < total: when no earlier weight takes x, the last does.
+			for i, w := range ws[:last] {
 				if x < w {
 					return i
 				}
 				x -= w
 			}
-			return len(ws) - 1
+			return last
 		})
 	}).(*rapid.Generator[int]).Draw(t, label)
 }

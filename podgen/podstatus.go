@@ -29,7 +29,10 @@ type StatusCase struct {
 
 // StatusCases returns a generator of StatusCase values: gates, a pod from
 // Pod whose containers mount its volumes now and then (read-only, with
-// each recursiveReadOnly mode) and now and then have cpu requests and
+// each recursiveReadOnly mode, and now and then a mountPropagation beside
+// it, HostToContainer included: API validation rejects that with
+// IfPossible or Enabled, and the kubelet's resolveRecursiveReadOnly then
+// errs, a path the status conversion mirrors) and now and then have cpu requests and
 // limits of a few millicores, a runtime state of that pod (whose reported
 // cpu values are now and then a few millicores too), a previous
 // status from PreviousStatus (in the status cache about half the time,
