@@ -14,6 +14,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // This file tests the generators the podstatus and podactions tests draw
@@ -236,7 +237,7 @@ func anyStatus(s *v1.PodStatus, fn func(cs *v1.ContainerStatus) bool) bool {
 // Pod.Status, and the reason-cache entries name containers; and that the
 // shapes the doc comment lists appear.
 func TestStatusCases(t *testing.T) {
-	opts := StatusCaseOptions{}
+	opts := CaseOptions{}
 	seen := shapeSet{}
 	seen.want("a read-write mount", "a read-only mount", "recursiveReadOnly unset on a read-only mount",
 		"recursiveReadOnly Disabled", "recursiveReadOnly IfPossible", "recursiveReadOnly Enabled",
@@ -738,13 +739,10 @@ func resourceDiff(a, b v1.ResourceRequirements) int {
 }
 
 // TestPodActionsOptions checks the options drawn for a case: the case's
-// gates, its liveness and startup results (instances with neither left
-// out), RestartAllContainers about a quarter of the time, actuated
+// gates, its probe results as they are (podactions reads only liveness
+// and startup), RestartAllContainers about a quarter of the time, actuated
 // resources as Actuated promises.
 func TestPodActionsOptions(t *testing.T) {
-	if PodActionsProbes(nil) != nil || PodActionsProbes(map[string]ContainerProbes{}) != nil {
-		t.Error("PodActionsProbes of no results is not nil")
-	}
 	seen := shapeSet{}
 	seen.want(actuatedShapes...)
 	seen.want("an instance with only a readiness result", "liveness only", "startup only")
@@ -777,20 +775,14 @@ func podActionsOptionsCase(rt *rapid.T, seen shapeSet) {
 	}
 	for id, p := range c.Probes {
 		got, ok := o.Probes[id]
-		if p.Liveness == ProbeAbsent && p.Startup == ProbeAbsent {
-			if ok {
-				rt.Fatalf("%s: entry without liveness or startup result", id)
-			}
-			seen.mark("an instance with only a readiness result", p.Readiness != ProbeAbsent)
-			continue
-		}
-		if !ok || got.Liveness != p.Liveness || got.Startup != p.Startup || got.Readiness != podactions.NoResult {
+		if !ok || got != p {
 			rt.Fatalf("%s: %+v from %+v", id, got, p)
 		}
-		seen.mark("liveness only", p.Startup == ProbeAbsent)
-		seen.mark("startup only", p.Liveness == ProbeAbsent)
+		seen.mark("an instance with only a readiness result", p.Liveness == vocab.ProbeNoResult && p.Startup == vocab.ProbeNoResult && p.Readiness != vocab.ProbeNoResult)
+		seen.mark("liveness only", p.Liveness != vocab.ProbeNoResult && p.Startup == vocab.ProbeNoResult)
+		seen.mark("startup only", p.Startup != vocab.ProbeNoResult && p.Liveness == vocab.ProbeNoResult)
 	}
-	if len(o.Probes) > len(c.Probes) {
+	if len(o.Probes) != len(c.Probes) {
 		rt.Fatalf("%d results from %d", len(o.Probes), len(c.Probes))
 	}
 	seen.mark("restart all containers", o.RestartAllContainers)
