@@ -54,9 +54,13 @@ func TestStandalone(t *testing.T) {
 		t.Fatal(err)
 	}
 	runCtx, stopNodes := context.WithCancel(ctx)
-	done := make(chan error, 1)
+	var runErr error
+	finished := make(chan struct{})
 	start := time.Now()
-	go func() { done <- sa.Run(runCtx) }()
+	go func() { runErr = sa.Run(runCtx); close(finished) }()
+	// The nodes log through t: stop them before the test ends, whatever
+	// happens.
+	defer func() { stopNodes(); <-finished }()
 
 	t.Run("registered", func(t *testing.T) {
 		for _, name := range names {
@@ -153,8 +157,9 @@ func TestStandalone(t *testing.T) {
 
 	t.Run("the node lifecycle controller notices a node that stops", func(t *testing.T) {
 		stopNodes()
-		if err := <-done; err != nil {
-			t.Fatal(err)
+		<-finished
+		if runErr != nil {
+			t.Fatal(runErr)
 		}
 		stopped := time.Now()
 		n := waitNode(t, c, "kl-0", gracePeriod+40*time.Second, func(n *v1.Node) bool { return ready(n) == v1.ConditionUnknown })
