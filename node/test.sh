@@ -14,16 +14,17 @@
 # Builds run under nice -n 5.
 #
 # Cold build times measured here on 2026-12-02 (2 cores shared with six
-# other sessions, load average 30 to 55, Go's module cache partly warm,
-# Go's build cache holding none of these packages): wall clock, then CPU
-# time (user + sys), which is what a quiet machine would roughly take
-# divided by its cores:
-#   etcd                     902 s wall,  111 s CPU (with its module downloads)
-#   kube-apiserver           (see below)
-#   kube-controller-manager  (see below)
-#   kube-scheduler           (see below)
-#   kwok                     (see below)
-# Warm run (everything cached): see below.
+# other sessions and a mutation run, load average 30 to 55; Go's module
+# cache partly warm, Go's build cache holding none of these packages).
+# Wall clock at that load says little; CPU time (user + sys) is what a
+# quiet machine would take, divided by its cores:
+#   etcd            902 s wall, 111 s CPU (with its module downloads)
+#   kube-apiserver  still compiling after 60 min wall (started 10:59 UTC)
+#   kube-scheduler, kube-controller-manager: started at 11:47 beside it,
+#                   not finished at 12:00
+#   kwok            not built yet (issue 27 measured about 2 min with Go 1.26)
+# Warm run (everything cached): not measured yet (the builds above had not
+# finished when this was written).
 set -euo pipefail
 cd "$(dirname "$0")"
 cache=${KUBELETLOGIC_CACHE:-$HOME/.cache/kubeletlogic}
