@@ -27,9 +27,11 @@ for name in "$@"; do
 	esac
 	echo "build.sh: building $name ($pkg) into $out (minutes when Go's build cache is cold)"
 	t0=$(date +%s)
-	# Build under a temporary name so an interrupted build leaves no binary
-	# that the next run would take as cached.
-	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -o "$out/.$name.tmp" "$pkg"
-	mv "$out/.$name.tmp" "$out/$name"
+	# Build under a temporary name of this process so an interrupted build
+	# leaves no binary the next run would take as cached, and two scripts
+	# building at once do not write one file.
+	tmp=$out/.$name.$$.tmp
+	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -o "$tmp" "$pkg"
+	mv "$tmp" "$out/$name"
 	echo "build.sh: built $name in $(($(date +%s) - t0)) s"
 done

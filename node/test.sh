@@ -19,9 +19,12 @@
 # Wall clock at that load says little; CPU time (user + sys) is what a
 # quiet machine would take, divided by its cores:
 #   etcd            902 s wall, 111 s CPU (with its module downloads)
-#   kube-apiserver  still compiling after 60 min wall (started 10:59 UTC)
+#   kube-apiserver  not finished after 70 min wall (10:59 to 12:09 UTC,
+#                   still compiling k8s.io/client-go's packages)
 #   kube-scheduler, kube-controller-manager: started at 11:47 beside it,
-#                   not finished at 12:00
+#                   not finished at 12:09
+#   The three builds were stopped at 12:10; Go's build cache keeps every
+#   package they compiled, so the next run resumes rather than restarts.
 #   kwok            not built yet (issue 27 measured about 2 min with Go 1.26)
 # Warm run (everything cached): not measured yet (the builds above had not
 # finished when this was written).
