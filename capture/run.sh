@@ -15,17 +15,13 @@ done
 [ -x /bin/busybox ] || { echo "missing /bin/busybox (busybox-static)" >&2; exit 1; }
 work=${CAPTURE_WORK:-/tmp/kl-capture}
 mkdir -p "$work"
-if [ ! -x "$work/kubelet" ]; then
-	echo "building kubelet v1.37.2 into $work/kubelet"
-	go build -o "$work/kubelet" k8s.io/kubernetes/cmd/kubelet
-fi
+./build.sh "$work" kubelet
 go build -o "$work/capture" .
 extra=()
 for a in "$@"; do
 	if [ "$a" = "-api" ]; then
 		command -v openssl >/dev/null || { echo "missing openssl" >&2; exit 1; }
-		[ -x "$work/etcd" ] || go build -o "$work/etcd" ./etcd
-		[ -x "$work/kube-apiserver" ] || go build -o "$work/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver
+		./build.sh "$work" etcd kube-apiserver
 		extra=(-etcd "$work/etcd" -apiserver "$work/kube-apiserver")
 	fi
 done

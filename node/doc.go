@@ -1,0 +1,35 @@
+// Package node runs fake kubelet nodes against a real kube-apiserver: the Go
+// side of the kubeletlogic-node tool (issue 27).
+//
+// What exists now is standalone mode's node part, for users with no KWOK
+// (envtest, a bare API server): [Standalone] registers the nodes you give
+// it and keeps them alive as a kubelet v1.37.2 does,
+//
+//   - registration as the kubelet's registerWithAPIServer and initialNode
+//     (pkg/kubelet/kubelet_node_status.go) build it: the kubelet's default
+//     labels plus yours, your taints, the controller-managed attach-detach
+//     annotation, and the status the kubelet's setters write (addresses,
+//     capacity and allocatable, nodeInfo with the kubelet version of
+//     [Options.Features], daemon endpoints, the conditions MemoryPressure,
+//     DiskPressure, PIDPressure and Ready);
+//   - the node Lease in kube-node-lease, renewed every
+//     leaseDuration × 0.25 (10 s of 40 s) with the jitter the kubelet uses
+//     (component-helpers apimachinery/lease/controller.go: controller.Run,
+//     sync, retryUpdateLease, backoffEnsureLease, newLease; the owner
+//     reference of pkg/kubelet/util/nodelease.go: SetNodeOwnerFunc);
+//   - the node status heartbeat: the status is computed every
+//     nodeStatusUpdateFrequency (10 s) and patched when it changed or when
+//     nodeStatusReportFrequency (5 min) plus the kubelet's random delay
+//     has passed since the last report (kubelet_node_status.go:
+//     syncNodeStatus, tryUpdateNodeStatus, isUpdateStatusPeriodExpired,
+//     calculateDelay; component-helpers node/util/status.go:
+//     PatchNodeStatus).
+//
+// Periodic work reads time from [Options.Clock] (the wall clock unless a
+// test passes a fake one). The kubelet's short retry back-offs
+// (registration from 100 ms doubling to 7 s, lease re-creation from 200 ms
+// to 7 s) sleep on the wall clock, as they do in the kubelet.
+//
+// Pods are not driven yet: that comes with the library's incremental
+// engine (status patches, Events, the final delete). See README.md.
+package node

@@ -1,0 +1,186 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/clock"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+)
+
+// The kubelet's defaults (pkg/kubelet/apis/config/v1beta1/defaults.go:
+// SetDefaults_KubeletConfiguration; pkg/kubelet/kubelet.go:
+// nodeLeaseRenewIntervalFraction).
+const (
+	DefaultLeaseDurationSeconds  = 40
+	LeaseRenewIntervalFraction   = 0.25
+	DefaultStatusUpdateFrequency = 10 * time.Second
+	DefaultStatusReportFrequency = 5 * time.Minute
+	// jitterFactor is the jitter of the kubelet's periodic loops: both the
+	// lease controller (controller.Run) and the node status loop
+	// (kubelet.go: Run) call wait.JitterUntil with 0.04, sliding.
+	jitterFactor = 0.04
+)
+
+// Options configures a Standalone. The zero value is a kubelet v1.37.2 with
+// its default configuration on the wall clock.
+type Options struct {
+	// Features is the kubelet modelled; its version is the nodes'
+	// nodeInfo.kubeletVersion. The zero value is v1.37.2.
+	Features features.Set
+	// Clock is the clock the periodic loops (lease renewal, node status)
+	// read and wait on; nil means the wall clock. A test may pass a fake
+	// clock (k8s.io/utils/clock/testing) and step it.
+	Clock clock.Clock
+	// Rand returns a number in [0, 1) for the kubelet's jitter and random
+	// report delay; nil means math/rand/v2's Float64.
+	Rand func() float64
+	// LeaseDurationSeconds is the kubelet's nodeLeaseDurationSeconds; 0
+	// means 40. The lease is renewed every LeaseDurationSeconds × 0.25.
+	LeaseDurationSeconds int32
+	// StatusUpdateFrequency is the kubelet's nodeStatusUpdateFrequency
+	// (how often the status is computed); 0 means 10 s.
+	StatusUpdateFrequency time.Duration
+	// StatusReportFrequency is the kubelet's nodeStatusReportFrequency (how
+	// often an unchanged status is still patched); 0 means 5 min.
+	StatusReportFrequency time.Duration
+	// Logf receives one line per failed or retried API call; nil discards
+	// them.
+	Logf func(format string, args ...any)
+}
+
+// Standalone registers nodes on an API server and keeps them alive as their
+// kubelets would: it creates each node, renews its Lease and reports its
+// status. Build it with NewStandalone and call Run once.
+type Standalone struct {
+	client kubernetes.Interface
+	nodes  []NodeSpec
+	o      Options
+	mu     sync.Mutex
+	ran    bool
+}
+
+// NewStandalone validates the node specs and options. Names must be unique;
+// see NodeSpec for each field. It makes no API call.
+func NewStandalone(client kubernetes.Interface, nodes []NodeSpec, o Options) (*Standalone, error) {
+	if client == nil {
+		return nil, errors.New("node: NewStandalone: nil client")
+	}
+	if len(nodes) == 0 {
+		return nil, errors.New("node: NewStandalone: no nodes")
+	}
+	if o.LeaseDurationSeconds < 0 || o.StatusUpdateFrequency < 0 || o.StatusReportFrequency < 0 {
+		return nil, fmt.Errorf("node: NewStandalone: negative lease duration %d s, status update frequency %s or report frequency %s",
+			o.LeaseDurationSeconds, o.StatusUpdateFrequency, o.StatusReportFrequency)
+	}
+	if o.LeaseDurationSeconds == 0 {
+		o.LeaseDurationSeconds = DefaultLeaseDurationSeconds
+	}
+	if o.StatusUpdateFrequency == 0 {
+		o.StatusUpdateFrequency = DefaultStatusUpdateFrequency
+	}
+	if o.StatusReportFrequency == 0 {
+		o.StatusReportFrequency = DefaultStatusReportFrequency
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	seen := map[string]bool{}
+	out := make([]NodeSpec, len(nodes))
+	for i, n := range nodes {
+		v, err := n.validate()
+		if err != nil {
+			return nil, err
+		}
+		if seen[v.Name] {
+			return nil, fmt.Errorf("node: NewStandalone: node %s given twice", v.Name)
+		}
+		seen[v.Name] = true
+		out[i] = v
+	}
+	return &Standalone{client: client, nodes: out, o: o}, nil
+}
+
+// RenewInterval is the lease renewal period: the lease duration times the
+// kubelet's nodeLeaseRenewIntervalFraction (pkg/kubelet/kubelet.go:
+// NewMainKubelet), 10 s by default.
+func (s *Standalone) RenewInterval() time.Duration {
+	return time.Duration(float64(time.Duration(s.o.LeaseDurationSeconds)*time.Second) * LeaseRenewIntervalFraction)
+}
+
+// Run registers every node and keeps their leases and statuses up to date
+// until ctx ends; it then returns nil. Like the kubelet, it never gives up
+// on a failed call: it logs it (Options.Logf) and retries. A second call
+// returns an error.
+func (s *Standalone) Run(ctx context.Context) error {
+	s.mu.Lock()
+	if s.ran {
+		s.mu.Unlock()
+		return errors.New("node: Standalone.Run called twice")
+	}
+	s.ran = true
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, n := range s.nodes {
+		st := &statusReporter{s: s, spec: n}
+		ls := &leaseRenewer{s: s, name: n.Name}
+		wg.Add(2)
+		go func() { defer wg.Done(); s.every(ctx, s.o.StatusUpdateFrequency, st.sync) }()
+		go func() { defer wg.Done(); s.every(ctx, s.RenewInterval(), ls.sync) }()
+	}
+	wg.Wait()
+	return nil
+}
+
+// rand01 is Options.Rand behind a lock (a user's source need not be safe
+// for concurrent use).
+func (s *Standalone) rand01() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.o.Rand()
+}
+
+// every runs f, then waits period plus up to 4 % jitter measured from the
+// end of f, until ctx ends: wait.JitterUntil(f, period, 0.04, sliding=true),
+// as the kubelet runs its node status and lease loops.
+func (s *Standalone) every(ctx context.Context, period time.Duration, f func(context.Context)) {
+	for {
+		if ctx.Err() != nil {
+			return
+		}
+		f(ctx)
+		t := s.o.Clock.NewTimer(period + time.Duration(s.rand01()*jitterFactor*float64(period)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+	}
+}
+
+// sleep waits d on the wall clock (the kubelet's registration and
+// lease-creation back-offs use time.Sleep and time.After); false when ctx
+// ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
