@@ -99,7 +99,7 @@ func main() {
 		fmt.Println()
 		fmt.Println("## Lived and not covered, as gremlins reported them")
 		fmt.Println()
-		fmt.Println("Each is triaged in `triage.md` beside this file: the test that kills it, or why it is equivalent.")
+		fmt.Println("Each is triaged in `triage/<package>.md` beside this file (package path with / as _): the test that kills it, or why it is equivalent.")
 		for _, d := range details {
 			fmt.Println(d)
 		}
