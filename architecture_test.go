@@ -26,7 +26,7 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite docs/layers.svg and th
 
 // toolingDirs hold the project's tooling, not the library: they are left
 // out of the drawing and of the table.
-var toolingDirs = []string{"captured", "replay", "mutation", "capture", "differential"}
+var toolingDirs = []string{"tooling"}
 
 func isTooling(dir string) bool {
 	for _, t := range toolingDirs {

@@ -69,9 +69,9 @@
 // Tools, outside the library's API: the command [github.com/kubeletlogic/kubeletlogic/cmd/kubeletlogic],
 // the runnable examples [github.com/kubeletlogic/kubeletlogic/examples/crashloop] and
 // [github.com/kubeletlogic/kubeletlogic/examples/sidecarkill]; the replay of captured kubelet runs
-// ([github.com/kubeletlogic/kubeletlogic/replay], fixture format [github.com/kubeletlogic/kubeletlogic/captured]); the differential
-// suite (module differential/), the capture program (module capture/) and
-// mutation testing (mutation/).
+// ([github.com/kubeletlogic/kubeletlogic/tooling/replay], fixture format [github.com/kubeletlogic/kubeletlogic/tooling/captured]); the differential
+// suite (module tooling/differential/), the capture program (module tooling/capture/) and
+// mutation testing (tooling/mutation/).
 //
 // # Question to function
 //
@@ -107,10 +107,10 @@
 //	Gates as text or JSON ("v1.36.3,Name=false")?          features.Set.MarshalText, UnmarshalText
 //
 // Every decision function says in its doc comment which kubelet function it
-// mirrors; the differential suite (module differential/) compares each with
+// mirrors; the differential suite (module tooling/differential/) compares each with
 // that very function, compiled from k8s.io/kubernetes@v1.37.2 (and, in
 // modules of their own, @v1.36.3 and @v1.35.4), on random
-// inputs, and replay/ replays states captured from a real kubelet.
+// inputs, and tooling/replay/ replays states captured from a real kubelet.
 //
 // # Rules every package follows
 //

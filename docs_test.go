@@ -27,7 +27,7 @@ const modulePath = "github.com/kubeletlogic/kubeletlogic"
 
 // repoFiles lists the repository's files with one of the given suffixes,
 // leaving out what is generated or fetched (vendor/, the differential
-// suite's kubelet copies .v1.*/, mutation/out/) and hidden folders.
+// suite's kubelet copies .v1.*/, tooling/mutation/out/) and hidden folders.
 func repoFiles(t *testing.T, suffixes ...string) []string {
 	t.Helper()
 	var out []string

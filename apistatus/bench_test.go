@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkCompute times Compute over 500 generated cases at the v1.37.2
-// defaults (differential/bench.sh compares it with the kubelet's
+// defaults (tooling/differential/bench.sh compares it with the kubelet's
 // convertToAPIContainerStatuses on the same generator).
 func BenchmarkCompute(b *testing.B) {
 	f := features.V1_37()

@@ -6,8 +6,8 @@
 # Components, built from the module proxy and cached by version under
 # ${KUBELETLOGIC_CACHE:-$HOME/.cache/kubeletlogic}:
 #   controlplane/v1.37.2/{etcd,kube-apiserver,kube-controller-manager,kube-scheduler}
-#     by capture/build.sh (capture/go.mod: k8s.io/kubernetes v1.37.2 with
-#     the staging replaces; etcd is capture/etcd, the embedded etcd v3.7.0)
+#     by tooling/capture/build.sh (tooling/capture/go.mod: k8s.io/kubernetes v1.37.2 with
+#     the staging replaces; etcd is tooling/capture/etcd, the embedded etcd v3.7.0)
 #   kwok/v0.8.0/kwok
 #     by GOFLAGS=-mod=mod go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0
 # A binary already in the cache is used as it is (delete it to rebuild).
@@ -33,10 +33,8 @@ cd "$(dirname "$0")"
 cache=${KUBELETLOGIC_CACHE:-$HOME/.cache/kubeletlogic}
 cp_dir=$cache/controlplane/v1.37.2
 kwok_dir=$cache/kwok/v0.8.0
-# capture/ may live under tooling/ (issue 25's layout).
-build=../capture/build.sh
-[ -x "$build" ] || build=../tooling/capture/build.sh
-[ -x "$build" ] || { echo "test.sh: capture/build.sh not found" >&2; exit 1; }
+build=../tooling/capture/build.sh
+[ -x "$build" ] || { echo "test.sh: tooling/capture/build.sh not found" >&2; exit 1; }
 "$build" "$cp_dir" etcd kube-apiserver kube-controller-manager kube-scheduler
 if [ -x "$kwok_dir/kwok" ]; then
 	echo "test.sh: kwok cached in $kwok_dir"

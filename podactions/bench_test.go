@@ -11,14 +11,14 @@ import (
 )
 
 // BenchmarkCompute times Compute over 500 generated cases at the v1.37.2
-// defaults (differential/bench_v1_37_test.go compares it with the kubelet's
-// computePodActions on the same generators: differential/bench.sh).
+// defaults (tooling/differential/bench_v1_37_test.go compares it with the kubelet's
+// computePodActions on the same generators: tooling/differential/bench.sh).
 func BenchmarkCompute(b *testing.B) {
 	benchCompute(b, 500, nil)
 }
 
 // BenchmarkComputeResize is BenchmarkCompute on the cases whose answer
-// resizes something in place (differential/bench.sh's
+// resizes something in place (tooling/differential/bench.sh's
 // computePodActions(resize) row).
 func BenchmarkComputeResize(b *testing.B) {
 	benchCompute(b, 200, func(a podactions.Actions) bool {

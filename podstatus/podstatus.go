@@ -205,7 +205,7 @@ func describeBool(p *bool) string {
 // podgen's status cases that is about 11 plus 3 per container (23 for 5
 // containers; TestAllocationBudget holds it under 20 plus 8 per container),
 // where the kubelet's generateAPIPodStatus makes about 170 for the same
-// pods (differential/bench.sh).
+// pods (tooling/differential/bench.sh).
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	if pod == nil {
 		return Result{}

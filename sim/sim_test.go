@@ -16,7 +16,7 @@ import (
 
 // Focused tests of single timing rules and status-manager behaviours, each
 // with the timeline facts the kubelet v1.37.2 source gives; they were
-// written against the bugs of mutation/bugs.txt (sim-*) the replay, the
+// written against the bugs of tooling/mutation/bugs.txt (sim-*) the replay, the
 // properties and the examples let through.
 
 func run(t *testing.T, cfg sim.Config, in ...sim.PodInput) *sim.Timeline {

@@ -16,7 +16,7 @@ import (
 // boundaries. The boundaries (strictly after or at) decide only when a due
 // time falls exactly on a tick, which the seeded phases of Simulate make
 // improbable, so they are checked on the node's scheduling functions
-// directly. See mutation/simtime.md for the bugs each test catches.
+// directly. See tooling/mutation/simtime.md for the bugs each test catches.
 
 var tick0 = time.Date(2026, 1, 1, 0, 0, 0, 300_000_000, time.UTC)
 

@@ -11,7 +11,7 @@ import (
 )
 
 // Tests of the rules of sim that differ between kubelet versions, each run
-// under every version the rule distinguishes (see mutation/simtime.md).
+// under every version the rule distinguishes (see tooling/mutation/simtime.md).
 
 // versionsWithReset are the kubelets that have RestartAllContainers on:
 // v1.35 only with its gates turned on.

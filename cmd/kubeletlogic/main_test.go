@@ -192,7 +192,7 @@ func TestBadInput(t *testing.T) {
 // v1.37.2 wrote in ../../testdata/captured, fed as `kubectl get pod -o json`
 // would show the pod.
 // captureInputGaps are the fixtures whose captured pod lacks inputs the
-// kubelet had (see inputGaps in ../../replay/fixture_test.go): their
+// kubelet had (see inputGaps in ../../tooling/replay/fixture_test.go): their
 // mismatches are logged, not failed.
 var captureInputGaps = map[string]string{
 	"api-readiness-gate.json": "the readiness-gate condition set through the API is not in the replayed pod, and a status may predate a PATCH",

@@ -1,5 +1,5 @@
 // Package controlplane starts a real Kubernetes v1.37.2 control plane for
-// node/'s tests: etcd (the embedded etcd v3.7.0 of capture/etcd),
+// node/'s tests: etcd (the embedded etcd v3.7.0 of tooling/capture/etcd),
 // kube-apiserver, kube-controller-manager and kube-scheduler, each a
 // binary that node/test.sh builds from the module proxy and caches. Every
 // component listens on free loopback ports, so tests of several packages

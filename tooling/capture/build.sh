@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds Kubernetes v1.37.2 commands and the embedded etcd (./etcd, etcd
+# server v3.7.0) from this module (tooling/capture/go.mod requires
+# k8s.io/kubernetes v1.37.2 with the staging replaces) into a folder.
+# Shared by tooling/capture/run.sh and node/test.sh. A binary already in the
+# folder is kept (delete it to rebuild). Nothing is written anywhere else
+# than the folder and Go's own caches.
+# Usage: build.sh OUTDIR NAME...
+#   NAME: etcd, or a command under k8s.io/kubernetes/cmd (kubelet,
+#   kube-apiserver, kube-controller-manager, kube-scheduler, ...).
+# The build runs under `nice -n ${BUILD_NICE:-5}`.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 OUTDIR NAME..." >&2; exit 2; }
+out=$1
+shift
+cd "$(dirname "$0")"
+mkdir -p "$out"
+for name in "$@"; do
+	if [ -x "$out/$name" ]; then
+		echo "build.sh: $name cached in $out"
+		continue
+	fi
+	case $name in
+	etcd) pkg=./etcd ;;
+	*[!a-z-]* | "") echo "build.sh: bad name $name" >&2; exit 2 ;;
+	*) pkg=k8s.io/kubernetes/cmd/$name ;;
+	esac
+	echo "build.sh: building $name ($pkg) into $out (minutes when Go's build cache is cold)"
+	t0=$(date +%s)
+	# Build under a temporary name of this process so an interrupted build
+	# leaves no binary the next run would take as cached, and two scripts
+	# building at once do not write one file.
+	tmp=$out/.$name.$$.tmp
+	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -o "$tmp" "$pkg"
+	mv "$tmp" "$out/$name"
+	echo "build.sh: built $name in $(($(date +%s) - t0)) s"
+done
