@@ -2,6 +2,7 @@ package podactions
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kubeletlogic/kubeletlogic/vocab"
@@ -36,11 +37,23 @@ func (a Actions) String() string {
 		if len(rs) == 0 {
 			return
 		}
-		parts := make([]string, len(rs))
-		for i, r := range rs {
-			parts[i] = fmt.Sprintf("%s (#%d)", r.Name, r.Index)
+		// "start <what>: <name> (#<index>), ...", written in place.
+		if b.Len() > 0 {
+			b.WriteByte('\n')
 		}
-		line("start %s: %s", what, strings.Join(parts, ", "))
+		b.WriteString("start ")
+		b.WriteString(what)
+		b.WriteString(": ")
+		for i, r := range rs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(r.Name)
+			b.WriteString(" (#")
+			var num [20]byte
+			b.Write(strconv.AppendInt(num[:0], int64(r.Index), 10))
+			b.WriteByte(')')
+		}
 	}
 	refs("ephemeral containers", a.EphemeralContainersToStart)
 	refs("init containers", a.InitContainersToStart)

@@ -2,6 +2,7 @@ package podstatus
 
 import (
 	"net"
+	"net/netip"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -21,19 +22,53 @@ func sandboxIPs(st *runtimestate.Pod) []string {
 func sortPodIPs(podIPs, nodeIPs []string) []string {
 	primaryV4 := true
 	if len(nodeIPs) > 0 {
-		primaryV4 = isIPv4(parseIPSloppy(nodeIPs[0]))
+		a, ok := parseAddrSloppy(nodeIPs[0])
+		primaryV4 = ok && addrIsIPv4(a)
 	}
 	out := make([]string, 0, 2)
-	for _, wantV4 := range []bool{primaryV4, !primaryV4} {
+	for _, wantV4 := range [2]bool{primaryV4, !primaryV4} {
 		for _, s := range podIPs {
-			ip := parseIPSloppy(s)
-			if ip != nil && isIPv4(ip) == wantV4 {
-				out = append(out, ip.String())
+			a, ok := parseAddrSloppy(s)
+			if ok && addrIsIPv4(a) == wantV4 {
+				out = append(out, canonicalIP(s, a))
 				break
 			}
 		}
 	}
 	return out
+}
+
+// parseAddrSloppy is parseIPSloppy as a netip.Addr: ok is false exactly
+// when parseIPSloppy returns nil. It does not allocate for an address that
+// net.ParseIP accepts as written (net.ParseIP is netip.ParseAddr refusing
+// zones).
+func parseAddrSloppy(s string) (netip.Addr, bool) {
+	if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" {
+		return a, true
+	}
+	ip := parseIPSloppy(s)
+	if ip == nil {
+		return netip.Addr{}, false
+	}
+	a, ok := netip.AddrFromSlice(ip)
+	return a, ok
+}
+
+// addrIsIPv4 is isIPv4 of the net.IP a stands for: net.IP.To4 accepts an
+// IPv4 address and an IPv4-mapped IPv6 one.
+func addrIsIPv4(a netip.Addr) bool { return a.Is4() || a.Is4In6() }
+
+// canonicalIP is net.IP.String of the address a parsed from s (dotted
+// IPv4 for an IPv4-mapped address, RFC 5952 IPv6 otherwise), returning s
+// itself when s is already written that way, so that it does not
+// allocate.
+func canonicalIP(s string, a netip.Addr) string {
+	var buf [64]byte
+	b := a.Unmap().AppendTo(buf[:0])
+	if string(b) == s {
+		return s
+	}
+	return string(b)
 }
 
 // setHostIPs mirrors the end of generateAPIPodStatus: hostIP and hostIPs

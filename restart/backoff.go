@@ -2,7 +2,6 @@ package restart
 
 import (
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,12 +142,39 @@ func BackOffKey(pod *v1.Pod, c *v1.Container) string {
 	if c == nil {
 		c = &v1.Container{}
 	}
-	h := fnv.New64a()
-	h.Write([]byte(strings.Join([]string{
-		pod.Name, pod.Namespace, string(pod.UID), c.Name, c.Image, c.Resources.String(),
-	}, "/")))
-	return strconv.FormatUint(h.Sum64(), 16)
+	res := emptyResources
+	if len(c.Resources.Limits) > 0 || len(c.Resources.Requests) > 0 || len(c.Resources.Claims) > 0 {
+		res = c.Resources.String()
+	}
+	h := uint64(fnvOffset64)
+	for i, part := range [...]string{pod.Name, pod.Namespace, string(pod.UID), c.Name, c.Image, res} {
+		if i > 0 {
+			h = fnvAdd(h, "/")
+		}
+		h = fnvAdd(h, part)
+	}
+	return strconv.FormatUint(h, 16)
 }
+
+// FNV-1a, 64 bits (hash/fnv's New64a), written out so that BackOffKey
+// hashes its parts in place instead of joining them into one string.
+const (
+	fnvOffset64 = 14695981039346656037
+	fnvPrime64  = 1099511628211
+)
+
+func fnvAdd(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// emptyResources is the text of a container's resources with no limits,
+// requests or claims (the common case), computed once: the generated
+// String of an empty ResourceRequirements does not depend on anything else.
+var emptyResources = (&v1.ResourceRequirements{}).String()
 
 // StartDecision is the kubelet's crash-loop back-off verdict on starting a
 // container now.

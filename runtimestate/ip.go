@@ -2,6 +2,7 @@ package runtimestate
 
 import (
 	"net"
+	"net/netip"
 	"strings"
 )
 
@@ -16,6 +17,20 @@ func ParseIP(s string) net.IP {
 		return ip
 	}
 	return net.ParseIP(trimFieldZeros(s))
+}
+
+// parseAddr is ParseIP as a netip.Addr, without allocating for an address
+// that net.ParseIP accepts as written: ok is false exactly when ParseIP
+// returns nil, and otherwise addr.As16() holds the bytes of ParseIP's
+// answer (net.ParseIP is netip.ParseAddr refusing zones).
+func parseAddr(s string) (addr netip.Addr, ok bool) {
+	if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" {
+		return a, true
+	}
+	if a, err := netip.ParseAddr(trimFieldZeros(s)); err == nil && a.Zone() == "" {
+		return a, true
+	}
+	return netip.Addr{}, false
 }
 
 // trimFieldZeros removes the leading zeros of every field between '.' and

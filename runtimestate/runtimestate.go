@@ -185,7 +185,7 @@ func (p *Pod) IPs() []string {
 	}
 	out = append(out, s.AdditionalIPs...)
 	for _, ip := range out {
-		if ParseIP(ip) == nil {
+		if _, ok := parseAddr(ip); !ok {
 			return nil
 		}
 	}
