@@ -176,7 +176,7 @@ func (f *ScriptFile) PodScript(pod *v1.Pod) Script {
 			s.Containers[name] = b
 		}
 	}
-	for _, c := range scriptContainers(pod) {
+	for _, c := range keycheck.Containers(pod) {
 		take(c.Name)
 	}
 	for _, a := range f.Actions {
@@ -251,7 +251,7 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 	specs := map[string][]*v1.Container{}
 	var names []string
 	for _, p := range pods {
-		for _, c := range scriptContainers(p) {
+		for _, c := range keycheck.Containers(p) {
 			if _, ok := specs[c.Name]; !ok {
 				names = append(names, c.Name)
 			}
@@ -480,22 +480,6 @@ func checkScriptPostStart(r Run, specs []*v1.Container) string {
 		return field + ": the container's postStart hook is a sleep: it runs for the seconds the spec gives and does not fail"
 	}
 	return field + ": the container has no postStart hook in its spec"
-}
-
-// scriptContainers are the pod's containers of every kind, in spec order.
-func scriptContainers(pod *v1.Pod) []*v1.Container {
-	var out []*v1.Container
-	for i := range pod.Spec.InitContainers {
-		out = append(out, &pod.Spec.InitContainers[i])
-	}
-	for i := range pod.Spec.Containers {
-		out = append(out, &pod.Spec.Containers[i])
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		out = append(out, &c)
-	}
-	return out
 }
 
 var reYAMLLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)

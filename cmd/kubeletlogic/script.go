@@ -38,22 +38,6 @@ func scriptInputError(file string, e sim.ScriptError) *inputError {
 	return &inputError{file: file, line: e.Line, msg: msg}
 }
 
-// allContainers are the pod's containers of every kind, in spec order.
-func allContainers(pod *v1.Pod) []*v1.Container {
-	var out []*v1.Container
-	for i := range pod.Spec.InitContainers {
-		out = append(out, &pod.Spec.InitContainers[i])
-	}
-	for i := range pod.Spec.Containers {
-		out = append(out, &pod.Spec.Containers[i])
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		out = append(out, &c)
-	}
-	return out
-}
-
 // describeRun says in words what one run of a container does.
 func describeRun(r sim.Run) string {
 	var parts []string

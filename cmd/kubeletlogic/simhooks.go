@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -194,7 +195,7 @@ func simHookAssumptions(s *simulation) (lines []string, execHooks bool) {
 		return false
 	}
 	for _, lp := range s.pods {
-		for _, c := range allContainers(lp.pod) {
+		for _, c := range keycheck.Containers(lp.pod) {
 			if seen[c.Name] || c.Lifecycle == nil {
 				continue
 			}

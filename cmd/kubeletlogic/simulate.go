@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -294,7 +295,7 @@ func writeSimHeader(w io.Writer, s *simulation) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		seen := map[string]bool{}
 		for _, lp := range s.pods {
-			for _, c := range allContainers(lp.pod) {
+			for _, c := range keycheck.Containers(lp.pod) {
 				if seen[c.Name] {
 					continue
 				}

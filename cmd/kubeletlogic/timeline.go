@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -584,7 +585,7 @@ func instanceIndex(ids []string, id string) int {
 // number k runs: a sleep hook its seconds, another hook what the script
 // says; 0 without a hook.
 func preStopOf(pod *v1.Pod, script sim.Script, name string, k int) time.Duration {
-	for _, c := range allContainers(pod) {
+	for _, c := range keycheck.Containers(pod) {
 		if c.Name != name || c.Lifecycle == nil || c.Lifecycle.PreStop == nil {
 			continue
 		}
@@ -636,7 +637,7 @@ func scriptWords(s *simulation) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, lp := range s.pods {
-		for _, c := range allContainers(lp.pod) {
+		for _, c := range keycheck.Containers(lp.pod) {
 			if b, ok := s.script.Containers[c.Name]; ok && !seen[c.Name] {
 				seen[c.Name] = true
 				parts = append(parts, c.Name+" "+describeBehaviour(b))

@@ -45,6 +45,28 @@ func ContainerNames(pod *v1.Pod) []string {
 	return out
 }
 
+// Containers returns pod's containers of every kind, in spec order: init
+// containers (sidecars among them), regular containers, then ephemeral
+// containers as copies of their common part. The init and regular ones
+// point into pod. A nil pod has none.
+func Containers(pod *v1.Pod) []*v1.Container {
+	if pod == nil {
+		return nil
+	}
+	var out []*v1.Container
+	for i := range pod.Spec.InitContainers {
+		out = append(out, &pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		out = append(out, &pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		c := v1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		out = append(out, &c)
+	}
+	return out
+}
+
 // PodName is how errors name the pod: namespace/name, or name.
 func PodName(pod *v1.Pod) string {
 	if pod == nil {
