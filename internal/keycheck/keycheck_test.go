@@ -52,3 +52,25 @@ func TestNames(t *testing.T) {
 		t.Errorf("PodName(nil) = %q", got)
 	}
 }
+
+func TestContainers(t *testing.T) {
+	pod := &v1.Pod{Spec: v1.PodSpec{
+		InitContainers:      []v1.Container{{Name: "i"}},
+		Containers:          []v1.Container{{Name: "a"}, {Name: "b"}},
+		EphemeralContainers: []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "e", Image: "busybox"}}},
+	}}
+	got := Containers(pod)
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "i,a,b,e" || got[3].Image != "busybox" {
+		t.Fatalf("Containers = %v", names)
+	}
+	if got[0] != &pod.Spec.InitContainers[0] || got[2] != &pod.Spec.Containers[1] {
+		t.Error("init and regular containers do not point into the pod")
+	}
+	if Containers(nil) != nil {
+		t.Error("a nil pod has containers")
+	}
+}
