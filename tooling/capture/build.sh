@@ -15,6 +15,13 @@ out=$1
 shift
 cd "$(dirname "$0")"
 mkdir -p "$out"
+# The version the Kubernetes commands report (--version, the API server's
+# /version), stamped as the release build does (hack/lib/version.sh): go
+# build alone leaves "v0.0.0-master".
+kver=$(go list -mod=readonly -m -f '{{.Version}}' k8s.io/kubernetes)
+kminor=${kver#v1.}
+kminor=${kminor%%.*}
+ldflags="-X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$kminor -X k8s.io/component-base/version.gitTreeState=clean"
 for name in "$@"; do
 	if [ -x "$out/$name" ]; then
 		echo "build.sh: $name cached in $out"
@@ -31,7 +38,7 @@ for name in "$@"; do
 	# leaves no binary the next run would take as cached, and two scripts
 	# building at once do not write one file.
 	tmp=$out/.$name.$$.tmp
-	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -o "$tmp" "$pkg"
+	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -ldflags "$ldflags" -o "$tmp" "$pkg"
 	mv "$tmp" "$out/$name"
 	echo "build.sh: built $name in $(($(date +%s) - t0)) s"
 done
