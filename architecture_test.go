@@ -25,12 +25,18 @@ import (
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/layers.svg and the generated part of docs/architecture.md")
 
 // toolingDirs hold the project's tooling, not the library: they are left
-// out of the drawing and of the table.
+// out of the drawing and of the table, as are the modules nested in the
+// repository (node/, with a go.mod of its own), which are not the library.
 var toolingDirs = []string{"tooling"}
 
 func isTooling(dir string) bool {
 	for _, t := range toolingDirs {
 		if dir == t || strings.HasPrefix(dir, t+"/") {
+			return true
+		}
+	}
+	for d := dir; d != "." && d != "/" && d != ""; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return true
 		}
 	}
