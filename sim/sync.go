@@ -364,7 +364,7 @@ type StoredStatus struct {
 // failure (PostStartHookError). In-place resizes are UpdateContainerResources
 // calls (doPodResizeAction), memory before cpu.
 //
-// Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
+// Image pulls follow SyncInput.Images (see Image). Not modelled: volumes, the pod-cgroup side of a
 // resize (UpdatePodSandboxResources and the cgroup writes) and its
 // failures, and start failures other than back-off and postStart hooks.
 func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone()) }
