@@ -166,8 +166,18 @@
 //     against Memory.Actuated: a restart where the resizePolicy says
 //     RestartContainer, otherwise UpdateContainerResources calls, memory
 //     then cpu, each updating the actuated record.
+//   - Image pulls (images.go; images/image_manager.go EnsureImageExists,
+//     kuberuntime_container.go startContainer): Script.Images says which
+//     images are missing and how each pull goes; imagePullPolicy Never,
+//     IfNotPresent, Always; the image back-off (10 s to 300 s, keyed
+//     "<pod UID>_<image>"); ErrImagePull, ImagePullBackOff and
+//     ErrImageNeverPull through the reason cache; a pull holds the sync.
+//     An image not listed is present and pulls take no time. Pods share
+//     no images and the serial puller's queue across pods is not modelled.
+//   - OOM kills (oom.go; Run.OOMAfter): exit 137, reason OOMKilled, a
+//     failure like any other for restart rules and the back-off.
 //
-// Not modelled: image pulls (instant), volumes, start failures other than
+// Not modelled: the image puller's queue across pods, volumes, start failures other than
 // crash-loop back-off and postStart hooks, the kubelet's resize admission
 // (node capacity; PodResizePending Deferred or Infeasible), the
 // PodResizePending and PodResizeInProgress conditions, the resources and

@@ -210,6 +210,7 @@ func (n *Node) newPod(in PodInput, index int) (*podSim, error) {
 		in.Script.checkMeaning,
 		func() error { return checkNames(pod, in) },
 		func() error { return in.Script.checkHooks(pod) },
+		func() error { return in.Script.checkImages(pod, in.Actions) },
 		func() error { return checkResizes(pod, in.Actions, cfg.Kubelet.Features) },
 	} {
 		if err := check(); err != nil {

@@ -66,6 +66,7 @@ type podSim struct {
 	grace         int64
 	finished      bool
 	created       map[string]int // instances created per container name
+	pulls         map[string]int // PullImage calls made per image
 	probes        []*prober
 	probesAdded   bool
 	// API object

@@ -86,6 +86,8 @@ func (p *podSim) tryRun() {
 		Logs:       p.rt.logMax(),
 		Created:    p.created,
 		Behaviours: p.script.Containers,
+		Images:     p.script.Images,
+		ImagePulls: p.pulls,
 	}, p.mem.handOver())
 	p.syncs++
 	msg := work.String()

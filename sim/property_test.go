@@ -52,6 +52,9 @@ func drawRun(t *rapid.T, label string) Run {
 	r.TermAfter = dur(t, label+" termAfter", 40)
 	r.TermExitCode = rapid.SampledFrom([]int32{0, 1, 143}).Draw(t, label+" term code")
 	r.PreStop = dur(t, label+" preStop", 10)
+	if rapid.Bool().Draw(t, label+" OOM") {
+		r.OOMAfter = dur(t, label+" oomAfter", 60) + Duration(time.Millisecond)
+	}
 	r.Liveness = drawSteps(t, label+" liveness")
 	r.Readiness = drawSteps(t, label+" readiness")
 	r.Startup = drawSteps(t, label+" startup")
@@ -70,6 +73,18 @@ func allNames(pod *v1.Pod) []string {
 		names = append(names, c.Name)
 	}
 	return names
+}
+
+// allContainers are the pod's init and regular containers.
+func allContainers(pod *v1.Pod) []*v1.Container {
+	var out []*v1.Container
+	for i := range pod.Spec.InitContainers {
+		out = append(out, &pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		out = append(out, &pod.Spec.Containers[i])
+	}
+	return out
 }
 
 // drawInput draws a pod, a script for its containers and what happens to
@@ -98,6 +113,21 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 			b.Runs = append(b.Runs, drawRun(t, fmt.Sprintf("%s run %d", name, k)))
 		}
 		in.Script.Containers[name] = b
+	}
+	// Images: missing or present, pulls failing or not, slow or fast.
+	for _, c := range allContainers(pod) {
+		if _, ok := in.Script.Images[c.Image]; ok || !rapid.Bool().Draw(t, c.Name+" image scripted") {
+			continue
+		}
+		im := Image{Missing: rapid.Bool().Draw(t, c.Name+" image missing")}
+		for k := rapid.IntRange(0, 3).Draw(t, c.Name+" pulls"); k > 0; k-- {
+			im.Pulls = append(im.Pulls, Pull{Took: dur(t, c.Name+" pull took", 20), Fails: rapid.Bool().Draw(t, c.Name+" pull fails")})
+		}
+		if in.Script.Images == nil {
+			in.Script.Images = map[string]Image{}
+		}
+		in.Script.Images[c.Image] = im
+		c.ImagePullPolicy = rapid.SampledFrom([]v1.PullPolicy{"", v1.PullAlways, v1.PullIfNotPresent, v1.PullNever}).Draw(t, c.Name+" pull policy")
 	}
 	nActs := rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("pod %d actions", i))
 	for k := 0; k < nActs; k++ {

@@ -152,6 +152,10 @@ func (p *podSim) apply(c Call, start time.Time) {
 		// Neither changes what a relist sees.
 		return
 	}
+	if c.Method == "PullImage" {
+		p.countPull(c)
+		return
+	}
 	p.markDirty()
 	switch c.Method {
 	case "RunPodSandbox":
@@ -195,7 +199,11 @@ func (p *podSim) apply(c Call, start time.Time) {
 			at := done.Add(d)
 			p.at(at, func() {
 				if in.gen == gen && in.c.State == runtimestate.Running {
-					p.exit(in, in.run.ExitCode, at)
+					reason := exitReason(in.run.ExitCode)
+					if in.run.oomKilled {
+						reason = reasonOOMKilled
+					}
+					p.exitAs(in, in.run.ExitCode, at, reason)
 				}
 			})
 		}
@@ -221,6 +229,12 @@ func (p *podSim) apply(c Call, start time.Time) {
 }
 
 func (p *podSim) exit(in *instance, code int32, at time.Time) {
+	p.exitAs(in, code, at, exitReason(code))
+}
+
+// exitAs ends instance in's process at at with code and the runtime's
+// reason.
+func (p *podSim) exitAs(in *instance, code int32, at time.Time, reason string) {
 	p.markDirty()
 	in.gen++
 	if in.c.State == runtimestate.Created {
@@ -228,7 +242,7 @@ func (p *podSim) exit(in *instance, code int32, at time.Time) {
 	}
 	in.c.State = runtimestate.Exited
 	in.c.ExitCode = int(code)
-	in.c.Reason = exitReason(code)
+	in.c.Reason = reason
 	in.c.FinishedAt = at
 	e := p.log(KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
 	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason}

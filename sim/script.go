@@ -54,6 +54,10 @@ type Script struct {
 	// Runtime are the container runtime's own delays; zero fields take
 	// the defaults of DefaultRuntimeDelays.
 	Runtime RuntimeDelays `json:"runtime,omitzero"`
+	// Images are how the images the containers use behave on the node,
+	// by image as the spec writes it (see Image): an image not listed is
+	// present and every pull of it succeeds at once.
+	Images map[string]Image `json:"images,omitempty"`
 }
 
 // Behaviour is what one container does, run after run.
@@ -77,7 +81,7 @@ func (b Behaviour) run(n int) Run {
 	if n < 0 {
 		n = 0
 	}
-	return b.Runs[n]
+	return b.Runs[n].withOOM()
 }
 
 // Run is one run of a container.
@@ -89,6 +93,13 @@ type Run struct {
 	// On SIGTERM the process exits TermAfter later with TermExitCode,
 	// unless IgnoreSIGTERM: then only SIGKILL ends it (exit code 137),
 	// when the stop timeout runs out.
+	// OOMAfter is how long after it started the process is killed by the
+	// kernel for exceeding its memory limit (0: never): the runtime
+	// reports exit code 137 with reason OOMKilled (see withOOM). When
+	// ExitAfter is set too, the earlier of the two ends the run.
+	OOMAfter Duration `json:"oomAfter,omitempty"`
+	// oomKilled is set by withOOM on a run the OOM kill ends.
+	oomKilled     bool
 	IgnoreSIGTERM bool     `json:"ignoreSIGTERM,omitempty"`
 	TermAfter     Duration `json:"termAfter,omitempty"`
 	TermExitCode  int32    `json:"termExitCode,omitempty"`
@@ -201,7 +212,7 @@ func (s Script) validate() error {
 			for _, d := range []struct {
 				field string
 				v     Duration
-			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"postStart", r.PostStart}} {
+			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"postStart", r.PostStart}, {"oomAfter", r.OOMAfter}} {
 				if d.v < 0 {
 					return fmt.Errorf("script: containers.%s.runs[%d].%s: negative duration %s", name, i, d.field, d.v)
 				}

@@ -58,6 +58,10 @@ const (
 //	- {at: 10s, addEphemeral: {name: debug, image: busybox}}
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see RuntimeDelays)
+//	images:                                # how images behave (see Image); others are present
+//	  registry.example/app:1:
+//	    missing: true                      # not on the node at first
+//	    pulls: [{took: 50ms, fails: true}, {took: 15s}]  # each pull; the last repeats
 //
 // Durations are Go duration text ("90s", "1m30s") or a number of seconds
 // (a warning: see ReadScript). ReadScript reads one; PodScript and
@@ -73,6 +77,8 @@ type ScriptFile struct {
 	Containers map[string]Behaviour `json:"containers,omitempty"`
 	// Runtime are the runtime's delays, as Script.Runtime.
 	Runtime RuntimeDelays `json:"runtime,omitzero"`
+	// Images are how the images behave on the node, as Script.Images.
+	Images map[string]Image `json:"images,omitempty"`
 	// Actions are what the outside does, each at its time.
 	Actions []ScriptAction `json:"actions,omitempty"`
 
@@ -184,6 +190,7 @@ func (f *ScriptFile) PodScript(pod *v1.Pod) Script {
 			take(a.AddEphemeral.Name)
 		}
 	}
+	s.Images = f.podImages(pod)
 	return s
 }
 
@@ -336,6 +343,9 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 			return nil, fail(append(at, pathSeg{key: "addEphemeral"}), "an ephemeral container needs a name and an image")
 		}
 	}
+	if err := s.checkFileImages(pods, fail); err != nil {
+		return nil, err
+	}
 	if err := s.checkFileMeaning(raw); err != nil {
 		return nil, err
 	}
@@ -400,7 +410,7 @@ func checkScriptRun(r Run, specs []*v1.Container) string {
 	for _, d := range []struct {
 		field string
 		v     Duration
-	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}} {
+	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"oomAfter", r.OOMAfter}} {
 		if d.v < 0 {
 			return fmt.Sprintf("%s: %s: want 0s or more", d.field, d.v)
 		}

@@ -54,6 +54,9 @@ type Memory struct {
 	// hand-written running pod is not resized; a container never started
 	// stays unrecorded, as there).
 	Actuated podactions.Actuated `json:"actuated,omitzero"`
+	// ImagePulls are the image manager's records of the pod's image
+	// pulls (the image back-off), by "<pod UID>_<image>".
+	ImagePulls map[string]ImagePullRecord `json:"imagePulls,omitempty"`
 }
 
 // clone returns a copy of m that shares no memory with it.
@@ -74,6 +77,12 @@ func (m Memory) clone() Memory {
 	out.Probes = make(map[string]vocab.ProbeResults, len(m.Probes))
 	for k, v := range m.Probes {
 		out.Probes[k] = v
+	}
+	if m.ImagePulls != nil {
+		out.ImagePulls = make(map[string]ImagePullRecord, len(m.ImagePulls))
+		for k, v := range m.ImagePulls {
+			out.ImagePulls[k] = v
+		}
 	}
 	// Stored statuses are never changed in place (see storeStatus).
 	out.Status = m.Status
@@ -186,6 +195,11 @@ type SyncInput struct {
 	// postStart hook runs and whether it fails). A container not listed
 	// has hooks that return at once and succeed.
 	Behaviours map[string]Behaviour
+	// Images are how the images behave (Script.Images), and ImagePulls
+	// the pulls of each image made so far (the simulated runtime counts
+	// them): the sync reads them for the images it needs (see Image).
+	Images     map[string]Image
+	ImagePulls map[string]int
 }
 
 // Call is one CRI call the kubelet makes.
@@ -241,6 +255,10 @@ type Call struct {
 	// Resources are, for UpdateContainerResources, the values the call
 	// sets.
 	Resources *ContainerResources `json:"resources,omitempty"`
+	// Image is, for PullImage, the image pulled (for the container Name),
+	// and PullFailed says the pull failed.
+	Image      string `json:"image,omitempty"`
+	PullFailed bool   `json:"pullFailed,omitempty"`
 }
 
 func (c Call) String() string {
@@ -251,6 +269,8 @@ func (c Call) String() string {
 		fmt.Fprintf(&b, " attempt %d -> %s", c.Attempt, c.ID)
 	case c.Method == "CreateContainer":
 		fmt.Fprintf(&b, " %s (restart %d) -> %s", c.Name, c.RestartCount, c.ID)
+	case c.Method == "PullImage":
+		b.WriteString(pullText(c))
 	case c.Method == "ExecSync" || c.Method == "UpdateContainerResources":
 		fmt.Fprintf(&b, " %s %s%s", c.Name, c.ID, c.detail())
 	case c.Name != "":
@@ -344,7 +364,7 @@ type StoredStatus struct {
 // failure (PostStartHookError). In-place resizes are UpdateContainerResources
 // calls (doPodResizeAction), memory before cpu.
 //
-// Not modelled: image pulls (instant), volumes, the pod-cgroup side of a
+// Image pulls follow SyncInput.Images (see Image). Not modelled: volumes, the pod-cgroup side of a
 // resize (UpdatePodSandboxResources and the cgroup writes) and its
 // failures, and start failures other than back-off and postStart hooks.
 func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone()) }
@@ -390,6 +410,8 @@ type syncer struct {
 	pod   *v1.Pod
 	out   SyncOutput
 	clock time.Duration
+	// pulled counts the sync's own pulls per image.
+	pulled map[string]int
 }
 
 func (s *syncer) now() time.Time { return s.in.Now.Add(s.clock) }

@@ -145,6 +145,10 @@ func (s *syncer) syncPod() {
 		if !d.Entry.IsZero() {
 			m.BackOff[key] = d.Entry
 		}
+		if !s.ensureImage(c) {
+			startFailed = true
+			return false
+		}
 		// The restart count follows the newest instance; with none, the
 		// newest log file of the container's log directory.
 		restartCount := 0
