@@ -110,7 +110,13 @@
 //     of a started, running, not-ready container probes at once when a
 //     SyncPod generates a status (prober_manager.go UpdatePodStatus).
 //     Liveness and startup workers stop when termination starts, readiness
-//     ones when the containers are stopped.
+//     ones when the containers are stopped. A probe takes the time its
+//     script step gives (ProbeStep.Takes; 0 by default): its result is
+//     set when it returns, and one that reaches timeoutSeconds fails then
+//     (prober.go runProbe, probe/exec/exec.go Probe); the worker's ticker
+//     keeps its period meanwhile, so after a probe during which a tick
+//     fell the next one starts at once, and later ones are back on the
+//     ticker's times (worker.go run, time.Ticker).
 //   - Probe results (kubelet.go syncLoopIteration): a liveness failure, and
 //     any readiness or startup change, sync the pod; readiness and startup
 //     changes are also patched into the stored status at once

@@ -23,6 +23,9 @@ type podSim struct {
 	node *nodeState // what every pod of the node shares, read-only
 	loop engine.Loop
 	rng  *rand.Rand
+	// procRng draws what the script leaves random (procdraw.go), apart
+	// from the kubelet's own draws in rng.
+	procRng *rand.Rand
 	// entries are the entries not reported yet; last is the time of the
 	// last entry; syncs counts the syncs run.
 	entries []Entry

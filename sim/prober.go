@@ -32,6 +32,14 @@ type prober struct {
 	// seeding: the result being set is the initial one for a new
 	// container ID, not a probe's.
 	seeding bool
+	// anchor is the ticker's reference: it ticks at anchor + k*period
+	// (set when the ticker is made or reset). inFlight is set while a
+	// probe that takes time runs; triggered records a manual run asked
+	// for meanwhile; note is added to the result's entry (a timeout).
+	anchor    time.Time
+	inFlight  bool
+	triggered bool
+	note      string
 }
 
 // addProbes is the probe manager's AddPod: one worker per probe of every
@@ -82,9 +90,17 @@ func (p *podSim) stopProbes(all bool) {
 	}
 }
 
-// schedule runs the probe at t, and then every period (a ticker: a
-// manual run resets it).
+// schedule runs the probe at t, and then every period from t: the
+// worker's ticker made (prober/worker.go run: time.NewTicker after the
+// initial random wait, and the first doProbe at once) or reset by a
+// manual run (probeTicker.Reset on manualTriggerCh).
 func (w *prober) schedule(t time.Time) {
+	w.anchor = t
+	w.runAt(t)
+}
+
+// runAt runs the probe at t, the ticker left as it is.
+func (w *prober) runAt(t time.Time) {
 	w.gen++
 	if w.tick == nil {
 		w.tick = w.onTick
@@ -94,14 +110,72 @@ func (w *prober) schedule(t time.Time) {
 
 // onTick is a run of the worker scheduled at generation gen.
 func (w *prober) onTick(gen int64) {
-	if int64(w.gen) != gen || w.stopped {
+	if int64(w.gen) != gen || w.stopped || w.inFlight {
 		return
 	}
-	if !w.doProbe() {
+	start := w.p.loop.Now
+	keep, takes := w.doProbe()
+	if !keep {
 		w.stopped = true
 		return
 	}
-	w.schedule(w.p.loop.Now.Add(w.period))
+	if takes > 0 {
+		// doProbe has scheduled the result at start+takes; the worker's
+		// loop is blocked until then.
+		w.inFlight = true
+		return
+	}
+	w.next(start, start)
+}
+
+// next schedules the worker's next run after a probe that started at
+// start and returned at end. The worker's loop (prober/worker.go run)
+// waits on a ticker of fixed period that a slow probe does not move:
+// time.Ticker keeps one tick for a receiver that is late and drops the
+// others, so when a tick fell while the probe ran, the next probe starts
+// at once when it returns, and later ones are on the ticker's times again;
+// otherwise the next probe is at the next tick. A manual run asked for
+// while the probe ran is taken first (it resets the ticker).
+func (w *prober) next(start, end time.Time) {
+	if w.triggered {
+		w.triggered = false
+		w.schedule(end)
+		return
+	}
+	w.runAt(nextProbeStart(w.anchor, w.period, start, end))
+}
+
+// nextProbeStart is when a worker whose ticker ticks at anchor + k*period
+// (k >= 1) starts its next probe after one that ran from start to end:
+// at end when a tick fell in (start, end], else at the first tick after
+// end.
+func nextProbeStart(anchor time.Time, period time.Duration, start, end time.Time) time.Time {
+	k := start.Sub(anchor)/period + 1
+	if k < 1 {
+		k = 1
+	}
+	tick := anchor.Add(k * period)
+	if !tick.After(end) {
+		return end
+	}
+	return tick
+}
+
+// probeTime is how long a probe whose command or request takes takes
+// lasts, and whether it timed out: the probe's timeoutSeconds bounds it
+// (prober/prober.go runProbe passes it to ExecSync, which the runtime
+// enforces, and to the httpGet, tcpSocket and grpc probers), and a probe
+// that reaches it fails (probe/exec/exec.go Probe: ErrCommandTimedOut is
+// a Failure). timeoutSeconds 0 is taken as 1, the API's default.
+func (w *prober) probeTime(takes time.Duration) (time.Duration, bool) {
+	timeout := time.Duration(w.spec.TimeoutSeconds) * time.Second
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	if takes >= timeout {
+		return timeout, true
+	}
+	return takes, false
 }
 
 // triggerReadiness is the probe manager's UpdatePodStatus trigger: a
@@ -120,6 +194,10 @@ func (p *podSim) triggerReadiness() {
 			continue
 		}
 		if p.mem.Probes[trimID(cs.ContainerID)].Readiness == vocab.ProbeSuccess {
+			continue
+		}
+		if w.inFlight {
+			w.triggered = true
 			continue
 		}
 		w.schedule(p.loop.Now)
@@ -161,19 +239,21 @@ func (w *prober) initial() vocab.ProbeResult {
 	return vocab.ProbeUnknown
 }
 
-// doProbe is one run of the worker; false ends the worker.
-func (w *prober) doProbe() bool {
+// doProbe is one run of the worker (prober/worker.go doProbe); false ends
+// the worker. takes > 0 when the probe ran and takes time: its result is
+// then recorded when it returns (recordAt), takes later.
+func (w *prober) doProbe() (keep bool, takes time.Duration) {
 	p := w.p
 	st := p.mem.Status
 	if st == nil {
-		return true
+		return true, 0
 	}
 	if st.Phase == v1.PodFailed || st.Phase == v1.PodSucceeded {
-		return false
+		return false, 0
 	}
 	cs := w.status()
 	if cs == nil {
-		return true
+		return true, 0
 	}
 	id := trimID(cs.ContainerID)
 	if id != w.lastID {
@@ -187,30 +267,30 @@ func (w *prober) doProbe() bool {
 		w.onHold = false
 	}
 	if w.onHold {
-		return true
+		return true, 0
 	}
 	if cs.State.Running == nil {
 		p.setResult(w, id, vocab.ProbeFailure)
 		if cs.State.Terminated == nil {
-			return true
+			return true, 0
 		}
 		return restart.ContainerShouldRestart(w.container, &p.pod.Spec, cs.State.Terminated.ExitCode, p.node.cfg.Kubelet.Features) ||
-			w.sidecar || p.pod.Spec.RestartPolicy != v1.RestartPolicyNever
+			w.sidecar || p.pod.Spec.RestartPolicy != v1.RestartPolicyNever, 0
 	}
 	if p.pod.DeletionTimestamp != nil && w.kind != "readiness" {
 		p.setResult(w, id, vocab.ProbeSuccess)
-		return false
+		return false, 0
 	}
 	if int32(p.loop.Now.Sub(cs.State.Running.StartedAt.Time).Seconds()) < w.spec.InitialDelaySeconds {
-		return true
+		return true, 0
 	}
 	started := cs.Started != nil && *cs.Started
 	if started == (w.kind == "startup") {
-		return true
+		return true, 0
 	}
 	in := p.rt.find(id)
 	if in == nil {
-		return true
+		return true, 0
 	}
 	var steps []ProbeStep
 	switch w.kind {
@@ -223,9 +303,39 @@ func (w *prober) doProbe() bool {
 	}
 	age := p.loop.Now.Sub(in.c.StartedAt)
 	if in.c.StartedAt.IsZero() || in.c.FinishedAt.After(in.c.StartedAt) {
-		return true
+		return true, 0
 	}
-	res := outcome(steps, age)
+	res, scripted := outcome(steps, age)
+	d, timedOut := w.probeTime(scripted)
+	if timedOut {
+		res = vocab.ProbeFailure
+	}
+	if d > 0 {
+		start := p.loop.Now
+		p.at(start.Add(d), func() {
+			w.inFlight = false
+			if w.stopped {
+				// Stopped meanwhile: the worker's clean-up drops the
+				// results of its container.
+				return
+			}
+			if timedOut {
+				w.note = fmt.Sprintf(" (timed out after %s)", d)
+			}
+			w.record(id, res)
+			w.note = ""
+			w.next(start, p.loop.Now)
+		})
+		return true, d
+	}
+	w.record(id, res)
+	return true, 0
+}
+
+// record counts a probe's result against the thresholds and sets it when
+// they are reached (prober/worker.go doProbe, after the probe returned).
+func (w *prober) record(id string, res vocab.ProbeResult) {
+	p := w.p
 	if w.lastRes == res {
 		w.resultRun++
 	} else {
@@ -233,14 +343,13 @@ func (w *prober) doProbe() bool {
 	}
 	if (res == vocab.ProbeFailure && w.resultRun < int(w.spec.FailureThreshold)) ||
 		(res == vocab.ProbeSuccess && w.resultRun < int(w.spec.SuccessThreshold)) {
-		return true
+		return
 	}
 	p.setResult(w, id, res)
 	if (w.kind == "liveness" && res == vocab.ProbeFailure) || w.kind == "startup" {
 		w.onHold = true
 		w.resultRun = 0
 	}
-	return true
 }
 
 // setResult is the results manager's Set and the kubelet's reaction to an
@@ -271,7 +380,7 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 	if r == vocab.ProbeNoResult {
 		return
 	}
-	msg := fmt.Sprintf("%s probe of %s: %s", w.kind, w.container.Name, r)
+	msg := fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
 	if w.seeding {
 		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
 	}

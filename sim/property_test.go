@@ -37,7 +37,13 @@ func drawSteps(t *rapid.T, label string) []ProbeStep {
 		if i > 0 {
 			at += out[i-1].At + Duration(time.Millisecond)
 		}
-		out = append(out, ProbeStep{At: at, Result: r})
+		// How long the probe takes: mostly nothing, sometimes more than
+		// a drawn timeoutSeconds (0 to 3 s) or a period.
+		var takes Duration
+		if rapid.Bool().Draw(t, fmt.Sprintf("%s slow %d", label, i)) {
+			takes = dur(t, fmt.Sprintf("%s takes %d", label, i), 12)
+		}
+		out = append(out, ProbeStep{At: at, Result: r, Takes: takes})
 	}
 	return out
 }
@@ -50,6 +56,7 @@ func drawRun(t *rapid.T, label string) Run {
 	}
 	r.IgnoreSIGTERM = rapid.Bool().Draw(t, label+" ignores SIGTERM")
 	r.TermAfter = dur(t, label+" termAfter", 40)
+	r.TermSpread = dur(t, label+" termSpread", 2)
 	r.TermExitCode = rapid.SampledFrom([]int32{0, 1, 143}).Draw(t, label+" term code")
 	r.PreStop = dur(t, label+" preStop", 10)
 	if rapid.Bool().Draw(t, label+" OOM") {

@@ -170,7 +170,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 		k := p.created[c.Name]
 		p.created[c.Name] = k + 1
 		spec := containerByName(p.pod, c.Name)
-		in := &instance{run: p.script.Containers[c.Name].run(k)}
+		in := &instance{run: p.drawRun(p.script.Containers[c.Name].run(k))}
 		in.c = runtimestate.Container{ID: c.ID, Name: c.Name, SandboxID: c.Sandbox, State: runtimestate.Created,
 			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
 		if spec != nil {

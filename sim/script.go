@@ -103,6 +103,12 @@ type Run struct {
 	IgnoreSIGTERM bool     `json:"ignoreSIGTERM,omitempty"`
 	TermAfter     Duration `json:"termAfter,omitempty"`
 	TermExitCode  int32    `json:"termExitCode,omitempty"`
+	// TermSpread, when set, adds to TermAfter a part of it drawn
+	// uniformly from [0, TermSpread) for each instance (from the seed): a
+	// process that exits on SIGTERM when its current step ends, such as
+	// a shell whose trap runs once its current `sleep 1` returns
+	// (TermSpread 1s).
+	TermSpread Duration `json:"termSpread,omitempty"`
 	// PreStop is how long the container's exec or httpGet preStop hook
 	// runs. A sleep hook runs for the seconds the spec gives (the kubelet
 	// itself sleeps) and ignores this.
@@ -126,24 +132,30 @@ type Run struct {
 }
 
 // ProbeStep says that from age At of the run on, the probe gives Result
-// (vocab.ProbeSuccess or vocab.ProbeFailure).
+// (vocab.ProbeSuccess or vocab.ProbeFailure) and takes Takes: how long the
+// exec probe's command, or the httpGet, tcpSocket or grpc probe's request,
+// runs before it answers (0: no time, as before probes took time). A probe
+// that takes the probe's timeoutSeconds or longer fails when the timeout
+// runs out, whatever Result says (see prober.go).
 type ProbeStep struct {
 	At     Duration          `json:"at"`
 	Result vocab.ProbeResult `json:"result"`
+	Takes  Duration          `json:"takes,omitempty"`
 }
 
-// outcome is the result of a probe with these steps at the run's age.
-func outcome(steps []ProbeStep, age time.Duration) vocab.ProbeResult {
-	r := vocab.ProbeSuccess
+// outcome is the result of a probe with these steps at the run's age, and
+// how long the probe takes.
+func outcome(steps []ProbeStep, age time.Duration) (vocab.ProbeResult, time.Duration) {
+	r, takes := vocab.ProbeSuccess, time.Duration(0)
 	for _, s := range steps {
 		if age >= s.At.D() {
-			r = s.Result
+			r, takes = s.Result, s.Takes.D()
 		}
 	}
 	if r != vocab.ProbeFailure {
 		r = vocab.ProbeSuccess
 	}
-	return r
+	return r, takes
 }
 
 // RuntimeDelays are how long the container runtime takes to answer the
@@ -212,7 +224,7 @@ func (s Script) validate() error {
 			for _, d := range []struct {
 				field string
 				v     Duration
-			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"postStart", r.PostStart}, {"oomAfter", r.OOMAfter}} {
+			}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"termSpread", r.TermSpread}, {"preStop", r.PreStop}, {"postStart", r.PostStart}, {"oomAfter", r.OOMAfter}} {
 				if d.v < 0 {
 					return fmt.Errorf("script: containers.%s.runs[%d].%s: negative duration %s", name, i, d.field, d.v)
 				}
@@ -224,6 +236,9 @@ func (s Script) validate() error {
 				for j, st := range l.steps {
 					if st.At < 0 {
 						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].at: negative duration %s", name, i, l.field, j, st.At)
+					}
+					if st.Takes < 0 {
+						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].takes: negative duration %s", name, i, l.field, j, st.Takes)
 					}
 					if st.Result != vocab.ProbeSuccess && st.Result != vocab.ProbeFailure {
 						return fmt.Errorf("script: containers.%s.runs[%d].%s[%d].result: %q is not %q or %q", name, i, l.field, j, st.Result, vocab.ProbeSuccess, vocab.ProbeFailure)

@@ -41,6 +41,7 @@ const (
 //	    - exitAfter: 30s       # exits on its own, with exitCode
 //	      exitCode: 1
 //	    - termAfter: 200ms     # runs until stopped; exits 200 ms after SIGTERM
+//	      termSpread: 1s       #   plus a random part of 1 s (a trap after `sleep 1`)
 //	  app:
 //	    runs:
 //	    - ignoreSIGTERM: true  # only SIGKILL ends it
@@ -48,6 +49,7 @@ const (
 //	      postStart: 2s        # its exec or httpGet postStart hook runs 2 s
 //	      postStartFails: true #   and then fails: the kubelet kills it
 //	      readiness: [{at: 0s, result: Failure}, {at: 20s, result: Success}]
+//	      liveness: [{at: 30s, result: Success, takes: 5s}] # outlives timeoutSeconds: fails
 //	actions:
 //	- {at: 60s, delete: true}              # kubectl delete (the pod's grace)
 //	- {at: 60s, delete: true, gracePeriod: 5}
@@ -305,6 +307,9 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 					if st.At < 0 {
 						return nil, fail(append(step, pathSeg{key: "at"}), "%s: want an age of the run, 0s or later", st.At)
 					}
+					if st.Takes < 0 {
+						return nil, fail(append(step, pathSeg{key: "takes"}), "%s: want how long the probe runs, 0s or more", st.Takes)
+					}
 				}
 			}
 		}
@@ -410,7 +415,7 @@ func checkScriptRun(r Run, specs []*v1.Container) string {
 	for _, d := range []struct {
 		field string
 		v     Duration
-	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"preStop", r.PreStop}, {"oomAfter", r.OOMAfter}} {
+	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"termSpread", r.TermSpread}, {"preStop", r.PreStop}, {"oomAfter", r.OOMAfter}} {
 		if d.v < 0 {
 			return fmt.Sprintf("%s: %s: want 0s or more", d.field, d.v)
 		}
@@ -421,10 +426,13 @@ func checkScriptRun(r Run, specs []*v1.Container) string {
 	if r.ExitCode != 0 && r.ExitAfter == 0 {
 		return fmt.Sprintf("exitCode: %d without exitAfter: the process never exits on its own (give exitAfter, or termExitCode for the exit on SIGTERM)", r.ExitCode)
 	}
-	if r.IgnoreSIGTERM && (r.TermAfter != 0 || r.TermExitCode != 0) {
+	if r.IgnoreSIGTERM && (r.TermAfter != 0 || r.TermSpread != 0 || r.TermExitCode != 0) {
 		field := "termAfter"
 		if r.TermAfter == 0 {
 			field = "termExitCode"
+			if r.TermSpread != 0 {
+				field = "termSpread"
+			}
 		}
 		return field + ": the process ignores SIGTERM (ignoreSIGTERM: true): only SIGKILL ends it, with exit code 137"
 	}

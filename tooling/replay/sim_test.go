@@ -22,8 +22,13 @@ func secs(s float64) sim.Duration { return sim.Duration(s * float64(time.Second)
 
 // trapLoop is `trap 'exit 0' TERM; while true; do sleep 1; done`: runs
 // until stopped; on SIGTERM the shell exits 0 when its current `sleep 1`
-// returns (up to a second; half a second on average).
-var trapLoop = sim.Run{TermAfter: secs(0.5)}
+// returns: anywhere in a second, drawn per instance from the seed. The 27
+// StopContainer calls of trap-loop containers without a preStop hook in
+// testdata/captured (those under their 2 s timeout) took 0.04 s to 1.26 s,
+// spread evenly over the second (median 0.67 s): 0.05 s plus up to 1 s.
+// (A fixed 0.5 s made every instance stop at the same point of its loop,
+// which decided back-off boundaries the same way in every seed.)
+var trapLoop = sim.Run{TermAfter: secs(0.05), TermSpread: secs(1)}
 
 // scripts are the behaviours of the captured scenarios' containers.
 var scripts = map[string]map[string]sim.Behaviour{
@@ -63,7 +68,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 	},
 	// `touch /tmp/alive; sleep 6; rm /tmp/alive; <trap loop>`; the probe
 	// is `cat /tmp/alive`.
-	"liveness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Liveness: []sim.ProbeStep{{At: secs(6), Result: vocab.ProbeFailure}}}}}},
+	"liveness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.05), TermSpread: secs(1), Liveness: []sim.ProbeStep{{At: secs(6), Result: vocab.ProbeFailure}}}}}},
 	// `sleep 2; exit 0` and `sleep 2; exit 7`
 	"never-exit0": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 0}}}},
 	"never-exit7": {"app": {Runs: []sim.Run{{ExitAfter: secs(2), ExitCode: 7}}}},
@@ -74,7 +79,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 	},
 	// `touch /tmp/ready; sleep 10; rm /tmp/ready; sleep 10; touch
 	// /tmp/ready; <trap loop>`; the probe is `cat /tmp/ready`.
-	"readiness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Readiness: []sim.ProbeStep{
+	"readiness": {"app": {Runs: []sim.Run{{TermAfter: secs(0.05), TermSpread: secs(1), Readiness: []sim.ProbeStep{
 		{At: secs(10), Result: vocab.ProbeFailure}, {At: secs(20), Result: vocab.ProbeSuccess}}}}}},
 	// prepare: `sleep 1`; sidecar: the trap loop; app: the first run
 	// (no marker) `touch /data/done; sleep 5; exit 42`, later runs the
@@ -99,7 +104,7 @@ var scripts = map[string]map[string]sim.Behaviour{
 		"app":     {Runs: []sim.Run{withPreStop(trapLoop, 4)}},
 	},
 	// the trap loop; the startup probe `cat /tmp/never` always fails.
-	"startup": {"app": {Runs: []sim.Run{{TermAfter: secs(0.5), Startup: []sim.ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}},
+	"startup": {"app": {Runs: []sim.Run{{TermAfter: secs(0.05), TermSpread: secs(1), Startup: []sim.ProbeStep{{At: 0, Result: vocab.ProbeFailure}}}}}},
 	// The image scenarios: the trap loop, once its image is there (see
 	// images).
 	"image-pull-fail":     {"app": {Runs: []sim.Run{trapLoop}}},
