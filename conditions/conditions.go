@@ -91,16 +91,40 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		old = opts.Cached
 	}
 
-	// Room for every condition Generate may add, so that the list is
-	// allocated once: the API's, the resize conditions, DisruptionTarget
-	// and the six the kubelet generates.
-	out := make([]v1.PodCondition, 0, len(pod.Status.Conditions)+len(opts.ResizeConditions)+1+6)
+	// The list is allocated once with room for exactly what Generate
+	// may add (a condition is about 120 bytes, and statuses are generated
+	// on every sync): the API's conditions the kubelet does not own, the
+	// resize conditions, DisruptionTarget, and the four to six the
+	// kubelet generates.
+	resize := f.Enabled(features.InPlacePodVerticalScaling) && !opts.PodIsTerminal
+	dt := find(old.Conditions, v1.DisruptionTarget)
+	prtsc := f.Enabled(features.PodReadyToStartContainersCondition)
+	acr := f.Enabled(features.RestartAllContainersOnContainerExits) && restart.AllContainersCouldRestart(&pod.Spec)
+	n := 4
+	for i := range pod.Status.Conditions {
+		if !OwnedByKubelet(pod.Status.Conditions[i].Type, f) {
+			n++
+		}
+	}
+	if resize {
+		n += len(opts.ResizeConditions)
+	}
+	if dt != nil {
+		n++
+	}
+	if prtsc {
+		n++
+	}
+	if acr {
+		n++
+	}
+	out := make([]v1.PodCondition, 0, n)
 	for _, c := range pod.Status.Conditions {
 		if !OwnedByKubelet(c.Type, f) {
 			out = append(out, c)
 		}
 	}
-	if f.Enabled(features.InPlacePodVerticalScaling) && !opts.PodIsTerminal {
+	if resize {
 		for _, c := range opts.ResizeConditions {
 			if observedGeneration(old, pod.Generation, c.Type, f) == 0 {
 				c.ObservedGeneration = 0
@@ -108,7 +132,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 			out = append(out, c)
 		}
 	}
-	if dt := find(old.Conditions, v1.DisruptionTarget); dt != nil {
+	if dt != nil {
 		if i := index(out, v1.DisruptionTarget); i >= 0 {
 			out[i] = *dt
 		} else {
@@ -116,7 +140,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		}
 	}
 
-	if f.Enabled(features.PodReadyToStartContainersCondition) {
+	if prtsc {
 		out = append(out, PodReadyToStartContainers(pod, old, opts.Runtime, f))
 	}
 	// The kubelet passes the init then the regular statuses as one list;
@@ -132,7 +156,7 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		ObservedGeneration: observedGeneration(old, pod.Generation, v1.PodScheduled, f),
 		Status:             v1.ConditionTrue,
 	})
-	if f.Enabled(features.RestartAllContainersOnContainerExits) && restart.AllContainersCouldRestart(&pod.Spec) {
+	if acr {
 		out = append(out, AllContainersRestarting(pod, opts.Runtime, old, status.Phase, f))
 	}
 	return out

@@ -15,7 +15,8 @@
 //     Ready, ContainersReady, PodScheduled and AllContainersRestarting.
 //   - [KeepTransitionTimes]: the status manager's rule for lastTransitionTime
 //     (updateLastTransitionTime in pkg/kubelet/status/status_manager.go):
-//     kept when a condition's status does not change, now otherwise.
+//     kept when a condition's status does not change, now otherwise;
+//     [SetTransitionTimes] applies it in place to a list the caller owns.
 //
 // The inputs are the pod, the API status the kubelet has just generated
 // (phase and container statuses, after the probe manager set Ready and

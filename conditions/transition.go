@@ -32,20 +32,28 @@ func KeepTransitionTimes(conds []v1.PodCondition, prev *v1.PodStatus, now time.T
 		return nil
 	}
 	out := append([]v1.PodCondition(nil), conds...)
+	SetTransitionTimes(out, prev, now)
+	return out
+}
+
+// SetTransitionTimes is KeepTransitionTimes in place: it sets the
+// lastTransitionTime of conds itself, allocating nothing, for a caller that
+// owns conds (a list it has just generated). conds must not share memory
+// with prev.Conditions.
+func SetTransitionTimes(conds []v1.PodCondition, prev *v1.PodStatus, now time.Time) {
 	var old []v1.PodCondition
 	if prev != nil {
 		old = prev.Conditions
 	}
 	for _, t := range TransitionTracked {
-		i := index(out, t)
+		i := index(conds, t)
 		if i < 0 {
 			continue
 		}
 		ltt := metav1.NewTime(now)
-		if o := find(old, t); o != nil && o.Status == out[i].Status {
+		if o := find(old, t); o != nil && o.Status == conds[i].Status {
 			ltt = o.LastTransitionTime
 		}
-		out[i].LastTransitionTime = ltt
+		conds[i].LastTransitionTime = ltt
 	}
-	return out
 }

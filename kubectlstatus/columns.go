@@ -1,7 +1,6 @@
 package kubectlstatus
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -44,7 +43,7 @@ func Ready(pod *v1.Pod) string {
 		return ""
 	}
 	r, t := ReadyCount(pod)
-	return fmt.Sprintf("%d/%d", r, t)
+	return strconv.Itoa(r) + "/" + strconv.Itoa(t)
 }
 
 // ReadyCount returns the two numbers of the READY cell as printPod counts
@@ -83,7 +82,7 @@ func Restarts(pod *v1.Pod, now time.Time) string {
 	n, last := RestartCount(pod)
 	s := strconv.Itoa(n)
 	if n != 0 && !last.IsZero() {
-		s = fmt.Sprintf("%d (%s ago)", n, since(last, now))
+		s += " (" + since(last, now) + " ago)"
 	}
 	return s
 }

@@ -103,9 +103,10 @@ func (p *podSim) tryRun() {
 		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
 		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
 	}
-	for i, s := range out.Statuses {
+	for i := range out.Statuses {
+		s := &out.Statuses[i]
 		if s.At == 0 {
-			p.stored(s.Status, s.By, sp.gen)
+			p.storedAt(&s.Status, s.By, sp.gen)
 			continue
 		}
 		p.loop.AtCall(sp.start.Add(s.At), sp.fn, int64(i)*4+playStatus)
@@ -158,7 +159,7 @@ func (sp *syncPlay) play(arg int64) {
 		sp.p.apply(sp.out.Calls[i], sp.start)
 	case playStatus:
 		s := &sp.out.Statuses[i]
-		sp.p.stored(s.Status, s.By, sp.gen)
+		sp.p.storedAt(&s.Status, s.By, sp.gen)
 	}
 }
 

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/termination"
@@ -10,18 +10,21 @@ import (
 
 // ---- the status manager ----
 
-func (p *podSim) stored(st v1.PodStatus, by string, gen int64) {
+func (p *podSim) stored(st v1.PodStatus, by string, gen int64) { p.storedAt(&st, by, gen) }
+
+// storedAt is stored for a status the caller never changes again (a sync
+// output's): the cache points at it instead of a copy.
+func (p *podSim) storedAt(st *v1.PodStatus, by string, gen int64) {
 	final := by == "TerminatePod"
-	if p.mem.Status != nil && equalStatus(*p.mem.Status, st) && !final {
+	if p.mem.Status != nil && equalStatus(*p.mem.Status, *st) && !final {
 		return
 	}
-	s := st
-	p.mem.Status = &s
+	p.mem.Status = st
 	p.mem.Version++
 	if final {
 		p.mem.Finished = true
 	}
-	p.show(st, by, gen)
+	p.show(*st, by, gen)
 	p.writeAPI()
 	p.checkDeadline()
 }
@@ -32,7 +35,7 @@ func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
 	p.fillStatus(e, st)
 	e.Status.By = by
 	e.Status.Generation = gen
-	e.Message = fmt.Sprintf("%s %s restarts %d", e.Status.Column, e.Status.Ready, e.Status.Restarts)
+	e.Message = e.Status.Column + " " + e.Status.Ready + " restarts " + strconv.FormatInt(int64(e.Status.Restarts), 10)
 }
 
 // fillStatus attaches st, as kubectl shows it, to an entry.
@@ -54,26 +57,31 @@ func (p *podSim) writeAPI() {
 	if p.static || p.apiGone || p.mem.Status == nil {
 		return
 	}
-	st := p.mem.Status.DeepCopy()
-	if (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != st.Phase {
+	// A shallow copy: stored statuses are never changed in place (see
+	// storeStatus), so the API status shares the cached one's lists; it
+	// moves to the heap only when it is written.
+	view := *p.mem.Status
+	if (view.Phase == v1.PodSucceeded || view.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != view.Phase {
 		q := termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features)
 		if q.CouldHaveRunningContainers && !p.mem.Finished {
 			// mergePodStatus keeps the API's reason and message with
 			// its phase.
-			st.Phase, st.Reason, st.Message = p.api.Phase, p.api.Reason, p.api.Message
+			view.Phase, view.Reason, view.Message = p.api.Phase, p.api.Reason, p.api.Message
 		}
 	}
-	if p.api != nil && equalStatus(*p.api, *st) {
+	if p.api != nil && equalStatus(*p.api, view) {
 		p.maybeDelete()
 		return
 	}
+	st := new(v1.PodStatus)
+	*st = view
 	p.api = st
 	// The kubelet's pod manager sees the written status through its watch.
 	// (The spec and metadata are never changed in place, only replaced.)
 	pod := *p.pod
 	pod.Status = *st
 	p.pod = &pod
-	e := p.log(KindAPI, p.loop.Now, fmt.Sprintf("status written: phase %s", st.Phase))
+	e := p.log(KindAPI, p.loop.Now, "status written: phase "+string(st.Phase))
 	e.API = APIStatus
 	p.fillStatus(e, *st)
 	p.maybeDelete()
@@ -84,9 +92,10 @@ func (p *podSim) maybeDelete() {
 	if p.static || p.apiGone || p.pod.DeletionTimestamp == nil || p.api == nil {
 		return
 	}
-	view := p.pod.DeepCopy()
-	view.Status = *p.api.DeepCopy()
-	if !termination.CanBeDeleted(view, nil, &termination.WorkerState{Finished: p.mem.Finished}).Delete {
+	// CanBeDeleted only reads the pod: a shallow copy is enough.
+	view := *p.pod
+	view.Status = *p.api
+	if !termination.CanBeDeleted(&view, nil, &termination.WorkerState{Finished: p.mem.Finished}).Delete {
 		return
 	}
 	if p.finalizers {

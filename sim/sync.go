@@ -2,7 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -262,29 +262,51 @@ type Call struct {
 }
 
 func (c Call) String() string {
-	var b strings.Builder
-	b.WriteString(c.Method)
+	// Built by hand, not with fmt: a line per call is written on every
+	// sync. The line is built on the stack; only the string is allocated.
+	var num [20]byte
+	var buf [160]byte
+	b := buf[:0]
+	b = append(b, c.Method...)
 	switch {
 	case c.Method == "RunPodSandbox":
-		fmt.Fprintf(&b, " attempt %d -> %s", c.Attempt, c.ID)
+		b = append(b, " attempt "...)
+		b = append(b, strconv.AppendUint(num[:0], uint64(c.Attempt), 10)...)
+		b = append(b, " -> "...)
+		b = append(b, c.ID...)
 	case c.Method == "CreateContainer":
-		fmt.Fprintf(&b, " %s (restart %d) -> %s", c.Name, c.RestartCount, c.ID)
+		b = append(b, ' ')
+		b = append(b, c.Name...)
+		b = append(b, " (restart "...)
+		b = append(b, strconv.AppendInt(num[:0], int64(c.RestartCount), 10)...)
+		b = append(b, ") -> "...)
+		b = append(b, c.ID...)
 	case c.Method == "PullImage":
-		b.WriteString(pullText(c))
+		b = append(b, pullText(c)...)
 	case c.Method == "ExecSync" || c.Method == "UpdateContainerResources":
-		fmt.Fprintf(&b, " %s %s%s", c.Name, c.ID, c.detail())
+		b = append(b, ' ')
+		b = append(b, c.Name...)
+		b = append(b, ' ')
+		b = append(b, c.ID...)
+		b = append(b, c.detail()...)
 	case c.Name != "":
-		fmt.Fprintf(&b, " %s %s", c.Name, c.ID)
+		b = append(b, ' ')
+		b = append(b, c.Name...)
+		b = append(b, ' ')
+		b = append(b, c.ID...)
 	default:
-		fmt.Fprintf(&b, " %s", c.ID)
+		b = append(b, ' ')
+		b = append(b, c.ID...)
 	}
 	if c.Timeout != nil {
-		fmt.Fprintf(&b, " timeout %ds", *c.Timeout)
+		b = append(b, " timeout "...)
+		b = append(b, strconv.AppendInt(num[:0], *c.Timeout, 10)...)
+		b = append(b, 's')
 		if c.Killed {
-			b.WriteString(" (SIGKILL)")
+			b = append(b, " (SIGKILL)"...)
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // RequeueKind is how the pod worker schedules the pod's next sync
@@ -455,9 +477,11 @@ func (s *syncer) store(st v1.PodStatus, by string) bool {
 	if m.Status != nil && equalStatus(*m.Status, st) && !final {
 		return true
 	}
-	m.Status = &st
-	m.Version++
 	s.out.Statuses = append(s.out.Statuses, StoredStatus{At: s.clock, Status: st, By: by})
+	// The cache shares the status the output lists (stored statuses are
+	// never changed in place, see storeStatus): no copy of its own.
+	m.Status = &s.out.Statuses[len(s.out.Statuses)-1].Status
+	m.Version++
 	return true
 }
 
@@ -494,7 +518,9 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 	if cmp == nil {
 		cmp = &pod.Status
 	}
-	st.Conditions = conditions.KeepTransitionTimes(st.Conditions, cmp, now)
+	// st is the caller's own (see above): its conditions are updated in
+	// place, not copied.
+	conditions.SetTransitionTimes(st.Conditions, cmp, now)
 	return normalizeStatus(st), nil
 }
 

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/kubeletlogic/kubeletlogic/podactions"
@@ -77,7 +78,7 @@ func (s *syncer) syncPod() {
 			c := containerByName(pod, k.Name)
 			grace := termination.ContainerGracePeriod(pod, c, k.Reason, f)
 			s.stopContainer(k.Name, k.ID, c, grace, nil)
-			s.out.Messages = append(s.out.Messages, fmt.Sprintf("kill %s: %s", k.Name, k.Message))
+			s.out.Messages = append(s.out.Messages, "kill "+k.Name+": "+k.Message)
 		}
 		if len(acts.ContainersToReset) > 0 {
 			zero := int64(0)
@@ -136,7 +137,7 @@ func (s *syncer) syncPod() {
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
 			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
-			s.out.Messages = append(s.out.Messages, fmt.Sprintf("%s: %s", c.Name, d.Message))
+			s.out.Messages = append(s.out.Messages, c.Name+": "+d.Message)
 			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
 				backOffUntil = d.Until
 			}
@@ -158,7 +159,7 @@ func (s *syncer) syncPod() {
 			restartCount = n + 1
 		}
 		instance := in.Created[c.Name] + created[c.Name]
-		id := fmt.Sprintf("%s-%s-%d", idPrefix(pod), c.Name, instance)
+		id := idPrefix(pod) + "-" + c.Name + "-" + strconv.Itoa(instance)
 		created[c.Name]++
 		s.call(Call{Method: "CreateContainer", Name: c.Name, ID: id, Sandbox: sandboxID, Kind: kind, RestartCount: restartCount, Hash: hashOf(c)}, in.Delays.CreateContainer.D())
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
