@@ -148,7 +148,13 @@
 //   - Dead containers (pod_container_deletor.go, kuberuntime/kuberuntime_gc.go):
 //     on ContainerDied one exited instance per container name is kept, all
 //     once the pod's content may be removed; SyncPod prunes old init
-//     container instances; container GC every minute does the same.
+//     container instances; container GC every minute (housekeeping.go
+//     containerGC; kuberuntime_gc.go evictContainers, evictSandboxes) does
+//     the same, then stops and removes (StopPodSandbox, RemovePodSandbox)
+//     every sandbox that is not ready and has no container left, but the
+//     newest while the pod's content may not be removed. A pod the
+//     kubelet forgot stays in the runtime until that pass (its name is
+//     free at once); Config.ContainerGC places the passes.
 //   - The phases of the relist, the 1 s tick, housekeeping and container GC
 //     relative to the pods are drawn from the seed: they depend on when the
 //     kubelet started.

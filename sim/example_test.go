@@ -168,4 +168,6 @@ func Example_deleteWithSidecar() {
 	//   80.100s  api  StopPodSandbox api-sandbox-0
 	//   81.038s  api  RemoveContainer app api-app-0 (container clean-up)
 	//   81.038s  api  RemoveContainer sidecar api-sidecar-0 (container clean-up)
+	//   91.779s  api  StopPodSandbox api-sandbox-0 (container GC)
+	//   91.804s  api  RemovePodSandbox api-sandbox-0 (container GC)
 }

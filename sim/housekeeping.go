@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"time"
@@ -68,28 +69,150 @@ func (p *podSim) housekeep() {
 	p.at(p.loop.Now.Add(2*time.Second), p.housekeep)
 }
 
-// containerGC is the container garbage collector, every minute
-// (kuberuntime_gc.go): exited instances beyond one per container name, and
-// every exited instance of a pod whose content may be removed.
+// containerGC is one pass of the container garbage collector, every
+// minute in the node's phase (kubelet.go StartGarbageCollection,
+// ContainerGCPeriod; kuberuntime/kuberuntime_gc.go GarbageCollect with the
+// default policy: MinAge 0, MaxPerPodContainer 1, MaxContainers -1).
+//
+//   - evictContainers: the pod's non-running instances, grouped by
+//     container name (evictUnit). When the pod's content may be removed
+//     (podStateProvider ShouldPodContentBeRemoved: deleted and terminated,
+//     or unknown to the pod workers once housekeeping forgot it) every
+//     instance goes, otherwise all but the newest of each name
+//     (enforceMaxContainersPerEvictUnit, removeOldestN: oldest first).
+//   - evictSandboxes, after the removals: a sandbox is active when it is
+//     ready or any container instance still refers to it. A removable
+//     pod loses every inactive sandbox; another keeps its newest sandbox
+//     and loses the older inactive ones (removeOldestNSandboxes). Each
+//     removal is StopPodSandbox then RemovePodSandbox (removeSandbox).
+//
+// The calls follow one another, each taking the script's runtime delay
+// (RemovePodSandbox that of RemoveContainer: not captured separately). The
+// order of the container names and, for a removable pod, of the instances
+// and sandboxes is the kubelet's map order and containerd's list order:
+// drawn from the seed (gcOrder). Created and unknown instances are not
+// collected: the simulated runtime has none outside a sync.
 func (p *podSim) containerGC() {
-	if p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved {
-		p.pruneDead("", p.loop.Now)
-	} else {
-		// The container names, sorted, without a map: few per pod.
-		var buf [8]string
-		sorted := buf[:0]
-		for _, in := range p.rt.containers {
-			if !slices.Contains(sorted, in.c.Name) {
-				sorted = append(sorted, in.c.Name)
+	removable := p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved
+	t := p.loop.Now
+	// evictContainers: the evict units, each newest first.
+	var units [][]*instance
+	for i := len(p.rt.containers) - 1; i >= 0; i-- {
+		in := p.rt.containers[i]
+		if in.c.State != runtimestate.Exited {
+			continue
+		}
+		k := slices.IndexFunc(units, func(u []*instance) bool { return u[0].c.Name == in.c.Name })
+		if k < 0 {
+			units = append(units, []*instance{in})
+		} else {
+			units[k] = append(units[k], in)
+		}
+	}
+	for _, u := range units {
+		sort.SliceStable(u, func(i, j int) bool { return u[i].c.CreatedAt.After(u[j].c.CreatedAt) })
+	}
+	var victims []*instance
+	if removable {
+		p.shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
+		for _, u := range units {
+			p.shuffle(len(u), func(i, j int) { u[i], u[j] = u[j], u[i] })
+			for i := len(u) - 1; i >= 0; i-- {
+				victims = append(victims, u[i])
 			}
 		}
-		sort.Strings(sorted)
-		for _, name := range sorted {
-			p.pruneDead(name, p.loop.Now)
+	} else {
+		var more [][]*instance
+		for _, u := range units {
+			if len(u) > 1 {
+				more = append(more, u)
+			}
 		}
+		p.shuffle(len(more), func(i, j int) { more[i], more[j] = more[j], more[i] })
+		for _, u := range more {
+			for i := len(u) - 1; i >= 1; i-- {
+				victims = append(victims, u[i])
+			}
+		}
+	}
+	delays := p.script.Runtime
+	for _, in := range victims {
+		t = p.gcCall(Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID}, t, delays.RemoveContainer.D())
+		p.rt.remove(in.c.ID, false)
+		p.markDirty()
+	}
+	// evictSandboxes.
+	sbs := slices.Clone(p.rt.sandboxes)
+	var gone []string
+	if removable {
+		p.shuffle(len(sbs), func(i, j int) { sbs[i], sbs[j] = sbs[j], sbs[i] })
+		for i := len(sbs) - 1; i >= 0; i-- {
+			if !p.sandboxActive(sbs[i]) {
+				gone = append(gone, sbs[i].ID)
+			}
+		}
+	} else if len(sbs) > 1 {
+		sort.SliceStable(sbs, func(i, j int) bool { return sbs[i].CreatedAt.After(sbs[j].CreatedAt) })
+		for i := len(sbs) - 1; i >= 1; i-- {
+			if !p.sandboxActive(sbs[i]) {
+				gone = append(gone, sbs[i].ID)
+			}
+		}
+	}
+	for _, id := range gone {
+		t = p.gcCall(Call{Method: "StopPodSandbox", ID: id}, t, delays.StopPodSandbox.D())
+		t = p.gcCall(Call{Method: "RemovePodSandbox", ID: id}, t, delays.RemoveContainer.D())
+		p.rt.sandboxes = slices.DeleteFunc(p.rt.sandboxes, func(sb runtimestate.Sandbox) bool { return sb.ID == id })
+		p.markDirty()
 	}
 	if p.gcTick == nil {
 		p.gcTick = p.containerGC
 	}
 	p.at(p.loop.Now.Add(time.Minute), p.gcTick)
+}
+
+// sandboxActive is evictSandboxes' test: the sandbox is ready or a
+// container instance refers to it.
+func (p *podSim) sandboxActive(sb runtimestate.Sandbox) bool {
+	if sb.Ready {
+		return true
+	}
+	return slices.ContainsFunc(p.rt.containers, func(in *instance) bool { return in.c.SandboxID == sb.ID })
+}
+
+// gcCall logs a call of the container garbage collector made at t and
+// lasting d, and returns when it returned.
+func (p *podSim) gcCall(c Call, t time.Time, d time.Duration) time.Time {
+	c.At = t.Sub(p.node.start)
+	c.Done = c.At + d
+	e := p.log(KindCRI, t, c.String()+" (container GC)")
+	e.Call = &c
+	return t.Add(d)
+}
+
+// shuffle puts n things in the order the kubelet's map iteration or the
+// runtime's list gives them: random, from the pod's GC stream (its own,
+// so that a pass leaves the pod's other draws as they were).
+func (p *podSim) shuffle(n int, swap func(i, j int)) {
+	if n < 2 {
+		return
+	}
+	if p.gcOrder == nil {
+		p.gcOrder = rand.New(rand.NewPCG(p.node.cfg.Seed^0x2545f4914f6cdd1d, uint64(p.index)+1))
+	}
+	p.gcOrder.Shuffle(n, swap)
+}
+
+// leaveForGC is the pod after housekeeping forgot it and its API object
+// went (released): the kubelet runs nothing for it any more, but its exited
+// containers and stopped sandboxes stay in the runtime until the next
+// pass of the container garbage collector removes them (the pod is then
+// unknown to the pod workers: ShouldPodContentBeRemoved). Only that pass
+// is left on the pod's loop.
+func (p *podSim) leaveForGC() {
+	p.leftover = true
+	p.loop.Clear()
+	p.dirty = false
+	clear(p.relists)
+	p.at(engine.NextAfter(p.node.clocks.GC, time.Minute, p.loop.Now), p.containerGC)
 }

@@ -96,6 +96,12 @@ func NewNode(cfg Config) *Node {
 		GC:          start.Add(ph(time.Minute)),
 		StatusSync:  start.Add(ph(10 * time.Second)),
 	}
+	if g := cfg.ContainerGC.D() % time.Minute; cfg.ContainerGC != 0 {
+		if g < 0 {
+			g += time.Minute
+		}
+		clocks.GC = start.Add(g)
+	}
 	return &Node{
 		st:   &nodeState{cfg: cfg, start: start, kubeletUp: start.Add(-up), clocks: clocks},
 		now:  start,
@@ -268,13 +274,15 @@ func (n *Node) settle(p *podSim) {
 		p.reporting = true
 		n.reporting = append(n.reporting, p)
 	}
+	if p.released() && n.pods[p.key] == p {
+		delete(n.pods, p.key)
+	}
 	if p.heapIndex < 0 {
 		return
 	}
 	if p.done() {
 		heap.Remove(&n.wake, p.heapIndex)
 		p.heapIndex = -1
-		delete(n.pods, p.key)
 		return
 	}
 	p.wakeKey = p.loop.NextKey()
@@ -302,7 +310,8 @@ func (n *Node) Advance(t time.Time) Report {
 	for _, p := range due {
 		if !p.done() {
 			heap.Push(&n.wake, p)
-		} else {
+		}
+		if p.released() && n.pods[p.key] == p {
 			delete(n.pods, p.key)
 		}
 		if !p.reporting {

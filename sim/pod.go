@@ -81,6 +81,11 @@ type podSim struct {
 	// forgotten: housekeeping removed the finished worker of a removed
 	// pod.
 	forgotten bool
+	// leftover: forgotten and its API object gone, with containers or
+	// sandboxes left for the container GC (leaveForGC); gcOrder draws
+	// the GC's orders (shuffle).
+	leftover bool
+	gcOrder  *rand.Rand
 	// dirty: the runtime changed since the last relist of the pod;
 	// relists are the relist times with an event scheduled.
 	dirty   bool
@@ -90,14 +95,23 @@ type podSim struct {
 	deadline     time.Time
 }
 
-// done reports whether the simulation of the pod is over: the kubelet
-// forgot its worker and no API object is left.
-func (p *podSim) done() bool { return p.forgotten && (p.static || p.apiGone) }
+// released reports whether the kubelet forgot the pod's worker and no API
+// object is left: the node no longer has the pod (its name may be used
+// again). done reports whether the simulation of the pod is over: released,
+// and the container GC removed what it left in the runtime.
+func (p *podSim) released() bool { return p.forgotten && (p.static || p.apiGone) }
+
+func (p *podSim) done() bool {
+	return p.released() && len(p.rt.containers) == 0 && len(p.rt.sandboxes) == 0
+}
 
 // runUntil runs the pod's events due at or before t, and stops early when
 // the pod is done.
 func (p *podSim) runUntil(t time.Time) {
 	for !p.done() && p.loop.RunNext(t) {
+		if !p.leftover && p.released() && !p.done() {
+			p.leaveForGC()
+		}
 	}
 	if p.done() {
 		p.loop.Clear()

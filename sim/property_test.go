@@ -366,6 +366,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			}
 		}
 	}
+	checkGC(t, tl, name, span)
 	// SyncTerminatedPod runs only once SyncTerminatingPod stopped every
 	// container: no container the kubelet started still runs then.
 	if done, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); ok {

@@ -27,6 +27,11 @@ type Config struct {
 	// (0: one hour). Probe workers created within one probe period of the
 	// kubelet's start wait a random part of the period first.
 	KubeletUptime Duration `json:"kubeletUptime,omitempty"`
+	// ContainerGC places the container garbage collector's passes, every
+	// minute from the kubelet's start: one runs at Start + ContainerGC
+	// (taken modulo the minute; a minute for a pass at Start). Zero: the
+	// phase is drawn from Seed, like those of the kubelet's other loops.
+	ContainerGC Duration `json:"containerGC,omitempty"`
 	// For is how long to simulate (0: 10 minutes); the simulation of a
 	// pod also ends when it is gone and the kubelet is done with it.
 	For Duration `json:"for,omitempty"`
