@@ -8,8 +8,11 @@
 #   controlplane/v1.37.2/{etcd,kube-apiserver,kube-controller-manager,kube-scheduler}
 #     by tooling/capture/build.sh (tooling/capture/go.mod: k8s.io/kubernetes v1.37.2 with
 #     the staging replaces; etcd is tooling/capture/etcd, the embedded etcd v3.7.0)
+#     (one go build for all that are missing, linked with -s -w)
 #   kwok/v0.8.0/kwok
 #     by GOFLAGS=-mod=mod go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0
+#   kwok/v0.8.0/stages/{node-initialize,node-heartbeat-with-lease}.yaml
+#     KWOK's own node stages, copied from its module (TestKwokNodes)
 # A binary already in the cache is used as it is (delete it to rebuild).
 # Builds run under nice -n 5.
 #
