@@ -8,8 +8,11 @@
 #   controlplane/v1.37.2/{etcd,kube-apiserver,kube-controller-manager,kube-scheduler}
 #     by tooling/capture/build.sh (tooling/capture/go.mod: k8s.io/kubernetes v1.37.2 with
 #     the staging replaces; etcd is tooling/capture/etcd, the embedded etcd v3.7.0)
+#     (one go build for all that are missing, linked with -s -w)
 #   kwok/v0.8.0/kwok
 #     by GOFLAGS=-mod=mod go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0
+#   kwok/v0.8.0/stages/{node-initialize,node-heartbeat-with-lease}.yaml
+#     KWOK's own node stages, copied from its module (TestKwokNodes)
 # A binary already in the cache is used as it is (delete it to rebuild).
 # Builds run under nice -n 5.
 #
@@ -26,8 +29,15 @@
 #   Relinking the three with the version stamp (packages cached): 59 s.
 # Warm run (everything cached), TestStandalone and TestBinaryVersions:
 # about 75 s.
+# With --build-only as the first argument it builds what is missing and
+# stops (.ci/run starts it so in the background, then runs the tests).
 set -euo pipefail
 cd "$(dirname "$0")"
+build_only=false
+if [ "${1:-}" = --build-only ]; then
+	build_only=true
+	shift
+fi
 cache=${KUBELETLOGIC_CACHE:-$HOME/.cache/kubeletlogic}
 cp_dir=$cache/controlplane/v1.37.2
 kwok_dir=$cache/kwok/v0.8.0
@@ -45,6 +55,23 @@ else
 	mv "$tmp/kwok" "$kwok_dir/kwok"
 	rmdir "$tmp"
 	echo "test.sh: built kwok in $(($(date +%s) - t0)) s"
+fi
+# KWOK's own node stages (node-initialize, node-heartbeat-with-lease), the
+# only stages TestKwokNodes gives kwok, copied unchanged from its module.
+if [ -f "$kwok_dir/stages/node-initialize.yaml" ] && [ -f "$kwok_dir/stages/node-heartbeat-with-lease.yaml" ]; then
+	echo "test.sh: kwok's node stages cached in $kwok_dir/stages"
+else
+	kwok_src=$(cd / && go mod download -json sigs.k8s.io/kwok@v0.8.0 | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+	[ -d "$kwok_src" ] || { echo "test.sh: sigs.k8s.io/kwok@v0.8.0 not downloaded" >&2; exit 1; }
+	mkdir -p "$kwok_dir/stages"
+	cp "$kwok_src/kustomize/stage/node/fast/node-initialize.yaml" \
+		"$kwok_src/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml" "$kwok_dir/stages/"
+	chmod 644 "$kwok_dir/stages/"*.yaml
+	echo "test.sh: copied kwok's node stages into $kwok_dir/stages"
+fi
+if $build_only; then
+	echo "test.sh: components ready (--build-only)"
+	exit 0
 fi
 export KUBELETLOGIC_ETCD=$cp_dir/etcd
 export KUBELETLOGIC_KUBE_APISERVER=$cp_dir/kube-apiserver

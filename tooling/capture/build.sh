@@ -21,7 +21,19 @@ mkdir -p "$out"
 kver=$(go list -mod=readonly -m -f '{{.Version}}' k8s.io/kubernetes)
 kminor=${kver#v1.}
 kminor=${kminor%%.*}
-ldflags="-X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$kminor -X k8s.io/component-base/version.gitTreeState=clean"
+# -s -w (no symbol table, no DWARF) as the release build links them
+# (hack/lib/golang.sh, without DBG=1): relinking etcd took 2.7 s of CPU
+# instead of 4.2 s and gives 24 MB instead of 34 MB (2026-12-02). The
+# release build's -trimpath, CGO_ENABLED=0 and build tags are left out on
+# purpose: they change every package's build ID, so the packages node/'s
+# tests and the library compile anyway (k8s.io/api, apimachinery,
+# client-go: 369 of the control plane's 2,307 packages, 31 of its 85 MB
+# of Go source) would be compiled a second time.
+ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$kminor -X k8s.io/component-base/version.gitTreeState=clean"
+# The missing binaries are built by one `go build`: the packages they
+# share are compiled once and the links run side by side.
+pkgs=()
+names=()
 for name in "$@"; do
 	if [ -x "$out/$name" ]; then
 		echo "build.sh: $name cached in $out"
@@ -32,13 +44,21 @@ for name in "$@"; do
 	*[!a-z-]* | "") echo "build.sh: bad name $name" >&2; exit 2 ;;
 	*) pkg=k8s.io/kubernetes/cmd/$name ;;
 	esac
-	echo "build.sh: building $name ($pkg) into $out (minutes when Go's build cache is cold)"
-	t0=$(date +%s)
-	# Build under a temporary name of this process so an interrupted build
-	# leaves no binary the next run would take as cached, and two scripts
-	# building at once do not write one file.
-	tmp=$out/.$name.$$.tmp
-	nice -n "${BUILD_NICE:-5}" go build -mod=readonly -ldflags "$ldflags" -o "$tmp" "$pkg"
-	mv "$tmp" "$out/$name"
-	echo "build.sh: built $name in $(($(date +%s) - t0)) s"
+	pkgs+=("$pkg")
+	names+=("$name")
 done
+[ ${#names[@]} -gt 0 ] || exit 0
+echo "build.sh: building ${names[*]} into $out (${pkgs[*]}; minutes when Go's build cache is cold)"
+t0=$(date +%s)
+# Build into a temporary folder of this process so an interrupted build
+# leaves no binary the next run would take as cached, and two scripts
+# building at once do not write one file.
+tmp=$out/.build.$$.tmp
+rm -rf "$tmp"
+mkdir "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+nice -n "${BUILD_NICE:-5}" go build -mod=readonly -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}"
+for name in "${names[@]}"; do
+	mv "$tmp/$name" "$out/$name"
+done
+echo "build.sh: built ${names[*]} in $(($(date +%s) - t0)) s"

@@ -290,6 +290,11 @@ type proc struct {
 }
 
 func (cp *ControlPlane) run(name, bin string, args ...string) error {
+	return cp.runEnv(name, bin, nil, args...)
+}
+
+// runEnv is run with env added to the test's environment.
+func (cp *ControlPlane) runEnv(name, bin string, env []string, args ...string) error {
 	logPath := filepath.Join(cp.Dir, "logs", name+".log")
 	f, err := os.Create(logPath)
 	if err != nil {
@@ -297,6 +302,9 @@ func (cp *ControlPlane) run(name, bin string, args ...string) error {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = f, f
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		f.Close()

@@ -1,0 +1,110 @@
+package controlplane
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// KWOK's own marks of a fake node (its documentation's node manifest): the
+// annotation kwok.x-k8s.io/node=fake, which KwokNodeSelector selects, and
+// the taint of the same key and value with effect NoSchedule that keeps
+// real workloads off it.
+const (
+	KwokNodeKey      = "kwok.x-k8s.io/node"
+	KwokNodeValue    = "fake"
+	KwokNodeSelector = KwokNodeKey + "=" + KwokNodeValue
+)
+
+// KwokNodeStages are the stage files of KWOK v0.8.0 that StartKwok loads,
+// as shipped in its module (kustomize/stage/node/fast/node-initialize.yaml
+// and kustomize/stage/node/heartbeat-with-lease/
+// node-heartbeat-with-lease.yaml), copied unchanged by node/test.sh into
+// the stages folder beside the kwok binary: a node it manages gets Ready
+// conditions, addresses and nodeInfo once, then its Lease renewed every
+// 10 s and its conditions refreshed every 10 to 20 minutes. No pod stage:
+// kwok then starts no pod controller and writes nothing to a pod.
+var KwokNodeStages = []string{"node-initialize.yaml", "node-heartbeat-with-lease.yaml"}
+
+// KwokOptions selects the nodes kwok manages.
+type KwokOptions struct {
+	// AnnotationSelector is kwok's --manage-nodes-with-annotation-selector;
+	// empty means KwokNodeSelector.
+	AnnotationSelector string
+	// LabelSelector is kwok's --manage-nodes-with-label-selector (nodes
+	// must match both when both are set); empty means none.
+	LabelSelector string
+}
+
+// KwokStagesDir returns the folder holding KwokNodeStages:
+// $KUBELETLOGIC_KWOK_STAGES, else stages/ beside the cached kwok binary.
+func KwokStagesDir() (string, error) {
+	dir := os.Getenv("KUBELETLOGIC_KWOK_STAGES")
+	if dir == "" {
+		bin, err := Binary("kwok")
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(filepath.Dir(bin), "stages")
+	}
+	for _, f := range KwokNodeStages {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return "", fmt.Errorf("kwok stage %s missing (%v): run node/test.sh, or set KUBELETLOGIC_KWOK_STAGES", f, err)
+		}
+	}
+	return dir, nil
+}
+
+// StartKwok starts the cached kwok binary (KWOK v0.8.0) against the
+// control plane's API server with the admin's kubeconfig, KwokNodeStages
+// as its only stages, and the nodes o selects as the ones it manages; it
+// waits until kwok's health endpoint answers (kwok serves it once its
+// controllers have started) and stops it with the control plane. kwok's
+// own configuration folder (KWOK_WORKDIR, whose kwok.yaml it would load
+// first) is a fresh folder under Dir, so no stage of the user's can slip
+// in.
+func (cp *ControlPlane) StartKwok(t testing.TB, o KwokOptions) {
+	t.Helper()
+	bin, err := Binary("kwok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages, err := KwokStagesDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cp.startKwok(bin, stages, o); err != nil {
+		t.Fatalf("kwok: %v", err)
+	}
+}
+
+func (cp *ControlPlane) startKwok(bin, stages string, o KwokOptions) error {
+	ports, err := freePorts(1)
+	if err != nil {
+		return err
+	}
+	work := filepath.Join(cp.Dir, "kwok-workdir")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	sel := o.AnnotationSelector
+	if sel == "" {
+		sel = KwokNodeSelector
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
+	args := []string{"--kubeconfig=" + cp.Kubeconfig, "--server-address=" + addr,
+		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + sel}
+	if o.LabelSelector != "" {
+		args = append(args, "--manage-nodes-with-label-selector="+o.LabelSelector)
+	}
+	for _, f := range KwokNodeStages {
+		args = append(args, "--config="+filepath.Join(stages, f))
+	}
+	if err := cp.runEnv("kwok", bin, []string{"KWOK_WORKDIR=" + work}, args...); err != nil {
+		return err
+	}
+	return cp.waitHTTP("kwok", "http://"+addr+"/healthz", 120*time.Second)
+}
