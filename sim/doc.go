@@ -126,11 +126,19 @@
 //     once, condition transition times kept when the status did not
 //     change; OnPodSandboxReady stores PodReadyToStartContainers True right
 //     after RunPodSandbox; a terminal phase reaches the API only once the
-//     worker knows no container can run; TerminatePod stores the final
-//     version; the API object is deleted (grace 0) when canBeDeleted, and
-//     stays while finalizers hold it; the full sweep every 10 s deletes a
-//     pod deleted after the kubelet had finished with it (syncBatch,
-//     needsUpdate).
+//     worker knows no container can run (the one SyncTerminatingPod
+//     stores, when the sync returns and the worker completed it);
+//     TerminatePod stores the final version; the API object is deleted
+//     (grace 0) when canBeDeleted, after SyncTerminatedPod (so the last
+//     phase shows until the relist after the kill), and stays while
+//     finalizers hold it; the full sweep every 10 s deletes a pod deleted
+//     after the kubelet had finished with it (syncBatch, needsUpdate).
+//   - The API server (apiserver.go): a DELETE of a pod already Succeeded
+//     or Failed gets grace 0 and the object is gone at once
+//     (pkg/registry/core/pod/strategy.go CheckGracefulDelete); a second
+//     DELETE may only shorten the grace (apiserver rest/delete.go
+//     BeforeDelete); grace 0 with finalizers leaves the object until
+//     they go (store.go ShouldDeleteDuringUpdate).
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor

@@ -191,6 +191,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	if work == termination.TerminatingPod && !out.Result.Err {
 		p.stopProbes(true)
 	}
+	if work == termination.TerminatingPod {
+		p.afterTerminating()
+	}
 	switch out.Requeue {
 	case RequeueNow:
 		p.pending = true

@@ -58,6 +58,9 @@ func (p *podSim) writeAPI() {
 	if (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != st.Phase {
 		q := termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features)
 		if q.CouldHaveRunningContainers && !p.mem.Finished {
+			if p.terminatingInFlight() {
+				return // written when the sync returns (afterTerminating)
+			}
 			// mergePodStatus keeps the API's reason and message with
 			// its phase.
 			st.Phase, st.Reason, st.Message = p.api.Phase, p.api.Reason, p.api.Message
