@@ -175,6 +175,8 @@ func (p *podSim) act(a Action) {
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
 	case a.Resize != nil:
 		p.resize(a.Resize)
+	case a.SetCondition != nil:
+		p.apiSetCondition(*a.SetCondition, entry)
 	}
 }
 

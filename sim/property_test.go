@@ -103,7 +103,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 	for k := 0; k < nActs; k++ {
 		label := fmt.Sprintf("pod %d action %d", i, k)
 		a := Action{At: in.At + dur(t, label+" at", span.Seconds()/2)}
-		switch rapid.IntRange(0, 4).Draw(t, label+" kind") {
+		switch rapid.IntRange(0, 5).Draw(t, label+" kind") {
 		case 0:
 			g := rapid.SampledFrom([]int64{-1, 0, 1, 5, 30}).Draw(t, label+" grace")
 			a.Delete = &g
@@ -116,6 +116,8 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 			a.KillContainer = rapid.SampledFrom(names).Draw(t, label+" container")
 		case 4:
 			a.KillSandbox = true
+		case 5:
+			a = drawOutsideAction(t, pod, a, label)
 		}
 		in.Actions = append(in.Actions, a)
 	}

@@ -57,6 +57,7 @@ const (
 //	- {at: 40s, remove: true}              # force-deleted (static: manifest removed)
 //	- {at: 10s, addEphemeral: {name: debug, image: busybox}}
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
+//	- {at: 15s, setCondition: {type: example.com/gate, status: "True"}}
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see RuntimeDelays)
 //
 // Durations are Go duration text ("90s", "1m30s") or a number of seconds
@@ -98,12 +99,17 @@ type ScriptAction struct {
 	// Resize resizes containers in place: by name, the requests and
 	// limits to set (kubectl patch pod --subresource resize).
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// SetCondition sets a condition in the pod's status as another API
+	// client does (a readiness gate's): {type: example.com/gate, status:
+	// "True"} (quote the status: YAML reads a bare True as a boolean).
+	SetCondition *v1.PodCondition `json:"setCondition,omitempty"`
 }
 
 // Action returns the Action a stands for.
 func (a ScriptAction) Action() Action {
 	out := Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
-		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize}
+		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize,
+		SetCondition: a.SetCondition}
 	if a.Delete {
 		g := int64(-1)
 		if a.GracePeriod != nil {
@@ -305,13 +311,14 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 	for i, a := range s.Actions {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
-		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil} {
+		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil,
+			a.SetCondition != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, setCondition (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -331,6 +338,9 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 			if _, ok := specs[n]; !ok {
 				return nil, notAContainer(append(at, pathSeg{key: "resize"}, pathSeg{key: n}), n)
 			}
+		}
+		if c := a.SetCondition; c != nil && (c.Type == "" || c.Status == "") {
+			return nil, fail(append(at, pathSeg{key: "setCondition"}), "a condition needs a type and a status")
 		}
 		if e := a.AddEphemeral; e != nil && (e.Name == "" || e.Image == "") {
 			return nil, fail(append(at, pathSeg{key: "addEphemeral"}), "an ephemeral container needs a name and an image")

@@ -55,6 +55,7 @@ func (p *podSim) writeAPI() {
 		return
 	}
 	st := p.mem.Status.DeepCopy()
+	p.mergeAPIConditions(st)
 	if (st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != st.Phase {
 		q := termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features)
 		if q.CouldHaveRunningContainers && !p.mem.Finished {
