@@ -161,6 +161,8 @@ func checkAction(p *podSim, a Action) error {
 		}
 	case a.SetCondition != nil:
 		return checkSetCondition(p, *a.SetCondition)
+	case a.RestartKubelet != nil && *a.RestartKubelet < 0:
+		return fmt.Errorf("%s: a negative downtime", a)
 	}
 	return nil
 }

@@ -77,6 +77,11 @@ type podSim struct {
 	// forgotten: housekeeping removed the finished worker of a removed
 	// pod.
 	forgotten bool
+	// down: the kubelet process is stopped (kubeletrestart.go); a stop
+	// requested during a sync waits for it to end.
+	down          bool
+	stopRequested bool
+	stopAfterSync time.Duration
 	// dirty: the runtime changed since the last relist of the pod;
 	// relists are the relist times with an event scheduled.
 	dirty   bool
@@ -177,6 +182,8 @@ func (p *podSim) act(a Action) {
 		p.resize(a.Resize)
 	case a.SetCondition != nil:
 		p.apiSetCondition(*a.SetCondition, entry)
+	case a.RestartKubelet != nil:
+		p.restartKubelet(a.RestartKubelet.D(), entry)
 	}
 }
 

@@ -1,15 +1,23 @@
 package sim
 
 import (
+	"time"
+
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 )
 
 // drawOutsideAction draws one of the actions of another API client or of
-// the node's operator for TestProperties: a condition set in the status
-// (a readiness gate's, the gate added to the pod or not; API pods only, a
-// static pod gets a sandbox kill instead).
+// the node's operator for TestProperties: a restart of the kubelet with a
+// drawn downtime, or a condition set in the status (a readiness gate's,
+// the gate added to the pod or not; API pods only, a static pod gets a
+// sandbox kill instead).
 func drawOutsideAction(t *rapid.T, pod *v1.Pod, a Action, label string) Action {
+	if rapid.Bool().Draw(t, label+" restart kubelet") {
+		d := Duration(rapid.SampledFrom([]time.Duration{0, 500 * time.Millisecond, 5 * time.Second, 40 * time.Second}).Draw(t, label+" downtime"))
+		a.RestartKubelet = &d
+		return a
+	}
 	if pod.Annotations["kubernetes.io/config.source"] != "api" {
 		a.KillSandbox = true
 		return a

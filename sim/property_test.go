@@ -225,6 +225,17 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			continue
 		}
 		switch e.Kind {
+		case KindSync:
+			// A new kubelet process has new probe workers, none on hold,
+			// and a new status manager: a static pod (no API status to
+			// read) gets a new start time and its status is checked
+			// against nothing (kubeletrestart.go).
+			if e.Work == "kubelet started" {
+				clear(held)
+				if in.Pod.Annotations["kubernetes.io/config.source"] != "api" {
+					startTime, stored, finished = nil, nil, false
+				}
+			}
 		case KindStatus:
 			st := e.Status.Status
 			// The status manager sets the start time once and keeps it

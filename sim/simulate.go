@@ -92,6 +92,10 @@ type Action struct {
 	// optional; the transition time is the action's). A condition the
 	// kubelet owns is an error; see apiconditions.go.
 	SetCondition *v1.PodCondition `json:"setCondition,omitempty"`
+	// RestartKubelet stops the kubelet process (SIGTERM) and starts it
+	// again after this downtime: its memory of the pod is lost, the
+	// containers keep running; see kubeletrestart.go.
+	RestartKubelet *Duration `json:"restartKubelet,omitempty"`
 }
 
 func (a Action) String() string {
@@ -114,6 +118,8 @@ func (a Action) String() string {
 		return "resize " + resizeWords(a.Resize)
 	case a.SetCondition != nil:
 		return fmt.Sprintf("set condition %s %s", a.SetCondition.Type, a.SetCondition.Status)
+	case a.RestartKubelet != nil:
+		return fmt.Sprintf("restart kubelet (down %s)", *a.RestartKubelet)
 	}
 	return "nothing"
 }

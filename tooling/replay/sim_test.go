@@ -56,6 +56,10 @@ var scripts = map[string]map[string]sim.Behaviour{
 		{ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
 		{ExitAfter: secs(45), ExitCode: 1}, {ExitAfter: secs(610), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
 	}}},
+	// the trap loop; the kubelet is restarted at 50 s.
+	"restart-running": {"app": {Runs: []sim.Run{trapLoop}}},
+	// `sleep 1; exit 1` under Always; the kubelet is restarted at 50 s.
+	"restart-crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
 	// prepare: `sleep 1`; app: the trap loop (pod network; the pause task
@@ -120,8 +124,6 @@ var notSimulated = map[string]string{
 	"image-pull-slow":     "a slow image pull (16 s between RunPodSandbox and CreateContainer, waiting ContainerCreating meanwhile) is not modelled by sim: every image is present and pulls take no time",
 	"image-pull-flaky":    "a failed image pull (ErrImagePull) and the retry that pulls it are not modelled by sim: every image is present",
 	"image-never-missing": "a missing image under imagePullPolicy Never (ErrImageNeverPull) is not modelled by sim: every image is present",
-	"restart-running":     "a kubelet restart (process stopped and started again, memory lost) is not a sim.Action",
-	"restart-crashloop":   "a kubelet restart (process stopped and started again, back-off records lost) is not a sim.Action",
 	"api-resize":          "the resize conditions (PodResizePending, PodResizeInProgress), the status resources and the kubelet's deferral of a resize are not modelled; its CRI calls are replayed by TestReplayResizeCalls",
 }
 
@@ -217,6 +219,11 @@ func simInput(t *testing.T, f *fixture) (sim.PodInput, time.Time) {
 			a.Delete = &grace
 		case strings.HasPrefix(e.What, "finalizers removed"):
 			a.RemoveFinalizers = true
+		case strings.HasPrefix(e.What, "kubelet stopping"):
+			// Down until the new process received the pod (its SyncLoop
+			// ADD): when the pod reaches the kubelet is the source's doing.
+			down := sim.Duration(kubeletAddAfter(t, f, zero, e.Time.Sub(zero)) - e.Time.Sub(zero))
+			a.RestartKubelet = &down
 		case strings.HasPrefix(e.What, "condition "):
 			// "condition T set S: PATCH status ...", the harness's PATCH of
 			// the status subresource.
