@@ -51,3 +51,37 @@ func TestAPIDeleteSecondDeleteShortens(t *testing.T) {
 		t.Fatalf("grace 0: the object is still there")
 	}
 }
+
+// Node.UpdatePod reads a condition another client set in the object's
+// status (one the kubelet does not own) as Action.SetCondition: the
+// kubelet then reports Ready for the pod's readiness gate.
+func TestNodeUpdatePodSetsCondition(t *testing.T) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "gated", Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+		Spec: v1.PodSpec{ReadinessGates: []v1.PodReadinessGate{{ConditionType: "example.com/gate"}},
+			Containers: []v1.Container{{Name: "app", Image: "busybox"}}}}
+	n := NewNode(Config{Seed: 1})
+	t0 := n.Start()
+	if err := n.AddPod(t0, pod, Script{}); err != nil {
+		t.Fatal(err)
+	}
+	n.Advance(t0.Add(5 * time.Second))
+	obj := pod.DeepCopy()
+	obj.Status.Conditions = []v1.PodCondition{{Type: "example.com/gate", Status: v1.ConditionTrue}, {Type: v1.PodReady, Status: v1.ConditionTrue}}
+	if err := n.UpdatePod(t0.Add(5*time.Second), obj, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(t0.Add(7 * time.Second))
+	ready := false
+	for _, e := range r.Entries {
+		if e.Kind == KindAPI && e.API == APIStatus && e.Status != nil {
+			for _, c := range e.Status.Status.Conditions {
+				if c.Type == v1.PodReady && c.Status == v1.ConditionTrue {
+					ready = true
+				}
+			}
+		}
+	}
+	if !ready {
+		t.Fatalf("the kubelet never wrote Ready True after the gate's condition came in an update: %+v", r.Entries)
+	}
+}
