@@ -132,11 +132,30 @@
 //     once, condition transition times kept when the status did not
 //     change; OnPodSandboxReady stores PodReadyToStartContainers True right
 //     after RunPodSandbox; a terminal phase reaches the API only once the
-//     worker knows no container can run; TerminatePod stores the final
-//     version; the API object is deleted (grace 0) when canBeDeleted, and
-//     stays while finalizers hold it; the full sweep every 10 s deletes a
-//     pod deleted after the kubelet had finished with it (syncBatch,
-//     needsUpdate).
+//     worker knows no container can run (the one SyncTerminatingPod
+//     stores, when the sync returns and the worker completed it);
+//     TerminatePod stores the final version; the API object is deleted
+//     (grace 0) when canBeDeleted, after SyncTerminatedPod (so the last
+//     phase shows until the relist after the kill), and stays while
+//     finalizers hold it; the full sweep every 10 s deletes a pod deleted
+//     after the kubelet had finished with it (syncBatch, needsUpdate).
+//   - The API server (apiserver.go): a DELETE of a pod already Succeeded
+//     or Failed gets grace 0 and the object is gone at once
+//     (pkg/registry/core/pod/strategy.go CheckGracefulDelete); a second
+//     DELETE may only shorten the grace (apiserver rest/delete.go
+//     BeforeDelete); grace 0 with finalizers leaves the object until
+//     they go (store.go ShouldDeleteDuringUpdate). A condition another
+//     client sets (Action.SetCondition, a readiness gate's) is kept by the
+//     status manager's writes (mergePodStatus) and syncs the pod when Ready
+//     no longer fits the gates (HandlePodReconcile,
+//     NeedToReconcilePodReadiness).
+//   - A kubelet restart (Action.RestartKubelet, kubeletrestart.go): the
+//     process's memory is lost (pod workers, back-off records, reason
+//     cache, probe workers and results, the status manager's cache, the
+//     PLEG record) and its loops get new phases; the containers keep
+//     running. The new process relists at once (every container an
+//     event), receives the pod again and derives its status from the API
+//     object and the runtime (a static pod gets a new start time).
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor
@@ -196,7 +215,8 @@
 // allocatedResources fields of container statuses, UpdatePodSandboxResources
 // and the pod cgroup writes of a resize, failed resizes, exec probes as
 // ExecSync calls (the probe results are listed instead), the runtime-health
-// gate, evented PLEG, eviction, kubelet restarts, and API latency (writes
+// gate, evented PLEG, eviction, the container GC's removal of sandboxes
+// (and of what is left once a pod is forgotten), and API latency (writes
 // are instant). An action (a kill, a deletion) during a hook does not
 // change the hook's outcome: each sync is decided when it starts.
 //

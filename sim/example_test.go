@@ -60,8 +60,8 @@ func Example_jobSidecarCrash() {
 	// 30.617s   job-x7k2p   2/2     Running           1 (0s ago)    30s
 	// 60.838s   job-x7k2p   1/2     Completed         1 (30s ago)   60s
 	// 61.064s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
-	// 62.858s   job-x7k2p   0/2     Completed         1 (32s ago)   62s
-	// phase Succeeded written at 1m2.858s
+	// 61.874s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
+	// phase Succeeded written at 1m1.874s
 }
 
 // "How long until a crash-looping container is restarted for the 8th
@@ -152,8 +152,7 @@ func Example_deleteWithSidecar() {
 	// 0.368s    api    1/2     PodInitializing   0          0s
 	// 0.447s    api    2/2     Running           0          0s
 	// 60.000s   api    2/2     Terminating       0          60s
-	// 80.125s   api    0/2     Terminating       0          80s
-	// 81.038s   api    0/2     Error             0          81s
+	// 80.126s   api    0/2     Error             0          80s
 	// 81.038s   api            (deleted)                    81s
 	//
 	// CRI calls:

@@ -94,6 +94,12 @@ func (p *podSim) housekeep() {
 // collected: the simulated runtime has none outside a sync.
 func (p *podSim) containerGC() {
 	removable := p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved
+	if !removable && !p.gcHasWork() {
+		// The common pass: at most one exited instance per name and one
+		// sandbox, so nothing to evict; skipped without allocating.
+		p.at(p.loop.Now.Add(time.Minute), p.gcTickFunc())
+		return
+	}
 	t := p.loop.Now
 	// evictContainers: the evict units, each newest first.
 	var units [][]*instance
@@ -165,10 +171,35 @@ func (p *podSim) containerGC() {
 		p.rt.sandboxes = slices.DeleteFunc(p.rt.sandboxes, func(sb runtimestate.Sandbox) bool { return sb.ID == id })
 		p.markDirty()
 	}
+	p.at(p.loop.Now.Add(time.Minute), p.gcTickFunc())
+}
+
+// gcTickFunc is containerGC as a func value, made once per pod.
+func (p *podSim) gcTickFunc() func() {
 	if p.gcTick == nil {
 		p.gcTick = p.containerGC
 	}
-	p.at(p.loop.Now.Add(time.Minute), p.gcTick)
+	return p.gcTick
+}
+
+// gcHasWork reports whether a pass over a pod whose content may not be
+// removed would evict anything: two exited instances of one container
+// name, or more than one sandbox.
+func (p *podSim) gcHasWork() bool {
+	if len(p.rt.sandboxes) > 1 {
+		return true
+	}
+	for i, a := range p.rt.containers {
+		if a.c.State != runtimestate.Exited {
+			continue
+		}
+		for _, b := range p.rt.containers[i+1:] {
+			if b.c.State == runtimestate.Exited && b.c.Name == a.c.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sandboxActive is evictSandboxes' test: the sandbox is ready or a

@@ -22,13 +22,15 @@ import (
 //   - no finalizer left where the pod had some: Action.RemoveFinalizers;
 //     finalizers where it had none: they hold the API object from now on;
 //   - a deletion timestamp where it had none: Action.Delete with the
-//     object's deletionGracePeriodSeconds (missing: the pod's grace).
+//     object's deletionGracePeriodSeconds (missing: the pod's grace);
+//   - a condition the kubelet does not own (a readiness gate's) set or
+//     changed in the status: Action.SetCondition, before the others.
 //
 // Any other change of the spec (an image, a toleration, the active
 // deadline) is not modelled and is an error that changes nothing; so is a
-// pod the node does not simulate. Labels, annotations and the status are
-// not read (the kubelet's own status is the status manager's). script,
-// when not nil, replaces the pod's script from then on (containers created
+// pod the node does not simulate. Labels, annotations and the rest of the
+// status are not read (the kubelet's own status is the status manager's).
+// script, when not nil, replaces the pod's script from then on (containers created
 // afterwards follow it, as do the runtime's delays) and must fit the new
 // pod as AddPod's does.
 func (n *Node) UpdatePod(at time.Time, pod *v1.Pod, script *Script) error {
@@ -43,6 +45,7 @@ func (n *Node) UpdatePod(at time.Time, pod *v1.Pod, script *Script) error {
 	if err != nil {
 		return fmt.Errorf("sim: pod %s: %w", p.key, err)
 	}
+	acts = append(acts, conditionActions(p.pod, pod, n.st.cfg.Kubelet)...)
 	if script != nil {
 		next := apidefaults.PodCopy(pod)
 		next.Namespace, next.UID = p.pod.Namespace, p.pod.UID
@@ -156,6 +159,10 @@ func checkAction(p *podSim, a Action) error {
 		if _, err := resizedPod(p.pod, a.Resize, p.node.cfg.Kubelet.Features); err != nil {
 			return err
 		}
+	case a.SetCondition != nil:
+		return checkSetCondition(p, *a.SetCondition)
+	case a.RestartKubelet != nil && *a.RestartKubelet < 0:
+		return fmt.Errorf("%s: a negative downtime", a)
 	}
 	return nil
 }

@@ -35,6 +35,9 @@ func (p *podSim) markDirty() {
 // its runtime changed, then let its worker run. Relists that would find
 // nothing new for a pod with nothing waiting are not simulated.
 func (p *podSim) scheduleRelist(t time.Time) {
+	if p.down {
+		return // the new kubelet's first relist sees it
+	}
 	key := t.UnixNano()
 	if p.relists[key] {
 		return

@@ -86,6 +86,11 @@ type podSim struct {
 	// the GC's orders (shuffle).
 	leftover bool
 	gcOrder  *rand.Rand
+	// down: the kubelet process is stopped (kubeletrestart.go); a stop
+	// requested during a sync waits for it to end.
+	down          bool
+	stopRequested bool
+	stopAfterSync time.Duration
 	// dirty: the runtime changed since the last relist of the pod;
 	// relists are the relist times with an event scheduled.
 	dirty   bool
@@ -163,42 +168,11 @@ func (p *podSim) act(a Action) {
 	entry := p.log(KindAction, p.loop.Now, a.String())
 	switch {
 	case a.Delete != nil:
-		if p.static || p.apiGone {
-			p.remove()
-			return
-		}
-		if p.pod.DeletionTimestamp != nil {
-			return
-		}
-		grace := *a.Delete
-		if grace < 0 {
-			grace = 30
-			if p.pod.Spec.TerminationGracePeriodSeconds != nil {
-				grace = *p.pod.Spec.TerminationGracePeriodSeconds
-			}
-		}
-		if grace == 0 {
-			p.remove()
-			return
-		}
-		pod := p.pod.DeepCopy()
-		ts := metav1.NewTime(p.loop.Now.Add(time.Duration(grace) * time.Second).Truncate(time.Second))
-		pod.DeletionTimestamp = &ts
-		pod.DeletionGracePeriodSeconds = &grace
-		pod.Generation++
-		p.pod = pod
-		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
-		// The status manager's full sweep (every 10 s) deletes a pod the
-		// kubelet had already finished with (status_manager.go syncBatch,
-		// needsUpdate).
-		p.at(engine.NextAfter(p.node.clocks.StatusSync, 10*time.Second, p.loop.Now), p.maybeDelete)
+		p.apiDelete(*a.Delete)
 	case a.Remove:
 		p.remove()
 	case a.RemoveFinalizers:
-		p.finalizers = false
-		if p.pod.DeletionTimestamp != nil && p.mem.Finished {
-			p.gone()
-		}
+		p.apiRemoveFinalizers()
 	case a.KillContainer != "":
 		for i := len(p.rt.containers) - 1; i >= 0; i-- {
 			in := p.rt.containers[i]
@@ -224,6 +198,10 @@ func (p *podSim) act(a Action) {
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
 	case a.Resize != nil:
 		p.resize(a.Resize)
+	case a.SetCondition != nil:
+		p.apiSetCondition(*a.SetCondition, entry)
+	case a.RestartKubelet != nil:
+		p.restartKubelet(a.RestartKubelet.D(), entry)
 	}
 }
 

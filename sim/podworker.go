@@ -14,7 +14,7 @@ import (
 
 func (p *podSim) update(u termination.Update) {
 	f := p.node.cfg.Kubelet.Features
-	if p.forgotten {
+	if p.forgotten || p.down {
 		return
 	}
 	u.Cached = p.cache
@@ -194,6 +194,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	if work == termination.TerminatingPod && !out.Result.Err {
 		p.stopProbes(true)
 	}
+	if work == termination.TerminatingPod {
+		p.afterTerminating()
+	}
 	switch out.Requeue {
 	case RequeueNow:
 		p.pending = true
@@ -226,6 +229,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	}
 	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {
 		p.relistPod()
+	}
+	if p.kubeletStopRequested() {
+		return
 	}
 	p.tryRun()
 }

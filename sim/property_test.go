@@ -140,7 +140,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 	for k := 0; k < nActs; k++ {
 		label := fmt.Sprintf("pod %d action %d", i, k)
 		a := Action{At: in.At + dur(t, label+" at", span.Seconds()/2)}
-		switch rapid.IntRange(0, 4).Draw(t, label+" kind") {
+		switch rapid.IntRange(0, 5).Draw(t, label+" kind") {
 		case 0:
 			g := rapid.SampledFrom([]int64{-1, 0, 1, 5, 30}).Draw(t, label+" grace")
 			a.Delete = &g
@@ -153,6 +153,8 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 			a.KillContainer = rapid.SampledFrom(names).Draw(t, label+" container")
 		case 4:
 			a.KillSandbox = true
+		case 5:
+			a = drawOutsideAction(t, pod, a, label)
 		}
 		in.Actions = append(in.Actions, a)
 	}
@@ -260,6 +262,17 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			continue
 		}
 		switch e.Kind {
+		case KindSync:
+			// A new kubelet process has new probe workers, none on hold,
+			// and a new status manager: a static pod (no API status to
+			// read) gets a new start time and its status is checked
+			// against nothing (kubeletrestart.go).
+			if e.Work == "kubelet started" {
+				clear(held)
+				if in.Pod.Annotations["kubernetes.io/config.source"] != "api" {
+					startTime, stored, finished = nil, nil, false
+				}
+			}
 		case KindStatus:
 			st := e.Status.Status
 			// The status manager sets the start time once and keeps it

@@ -59,6 +59,8 @@ const (
 //	- {at: 40s, remove: true}              # force-deleted (static: manifest removed)
 //	- {at: 10s, addEphemeral: {name: debug, image: busybox}}
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
+//	- {at: 15s, setCondition: {type: example.com/gate, status: "True"}}
+//	- {at: 50s, restartKubelet: 5s}        # the kubelet down 5 s, then again
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see RuntimeDelays)
 //	images:                                # how images behave (see Image); others are present
 //	  registry.example/app:1:
@@ -106,12 +108,20 @@ type ScriptAction struct {
 	// Resize resizes containers in place: by name, the requests and
 	// limits to set (kubectl patch pod --subresource resize).
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// SetCondition sets a condition in the pod's status as another API
+	// client does (a readiness gate's): {type: example.com/gate, status:
+	// "True"} (quote the status: YAML reads a bare True as a boolean).
+	SetCondition *v1.PodCondition `json:"setCondition,omitempty"`
+	// RestartKubelet restarts the kubelet process: it is down this long
+	// (restartKubelet: 5s).
+	RestartKubelet *Duration `json:"restartKubelet,omitempty"`
 }
 
 // Action returns the Action a stands for.
 func (a ScriptAction) Action() Action {
 	out := Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
-		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize}
+		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize,
+		SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet}
 	if a.Delete {
 		g := int64(-1)
 		if a.GracePeriod != nil {
@@ -317,13 +327,14 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 	for i, a := range s.Actions {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
-		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil} {
+		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil,
+			a.SetCondition != nil, a.RestartKubelet != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, setCondition, restartKubelet (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -343,6 +354,12 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 			if _, ok := specs[n]; !ok {
 				return nil, notAContainer(append(at, pathSeg{key: "resize"}, pathSeg{key: n}), n)
 			}
+		}
+		if d := a.RestartKubelet; d != nil && *d < 0 {
+			return nil, fail(append(at, pathSeg{key: "restartKubelet"}), "%s: want a downtime, 0s or more", *d)
+		}
+		if c := a.SetCondition; c != nil && (c.Type == "" || c.Status == "") {
+			return nil, fail(append(at, pathSeg{key: "setCondition"}), "a condition needs a type and a status")
 		}
 		if e := a.AddEphemeral; e != nil && (e.Name == "" || e.Image == "") {
 			return nil, fail(append(at, pathSeg{key: "addEphemeral"}), "an ephemeral container needs a name and an image")

@@ -60,13 +60,15 @@ func TestActiveDeadline(t *testing.T) {
 			}
 		}
 		// The terminal phase reaches the API only once the container is
-		// stopped and the worker knows it (SyncTerminatedPod).
+		// stopped and the worker knows it: when SyncTerminatingPod returns
+		// (after its StopPodSandbox), before SyncTerminatedPod.
 		failed, _ := tl.First("dl", func(e sim.Entry) bool {
 			return e.Kind == sim.KindAPI && e.Status != nil && terminal(e.Status.Status.Phase)
 		})
+		stop, _ := tl.First("dl", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopPodSandbox" })
 		done, _ := tl.First("dl", func(e sim.Entry) bool { return e.Kind == sim.KindSync && e.Message == "terminated" })
-		if failed.At != done.At || done.At == 0 {
-			t.Fatalf("seed %d: phase Failed written at %s, want at the terminated sync (%s)\n%s", seed, failed.At, done.At, tl.Events())
+		if stop.At == 0 || done.At == 0 || failed.At < stop.Call.Done || failed.At >= done.At {
+			t.Fatalf("seed %d: phase Failed written at %s, want once SyncTerminatingPod returned (its StopPodSandbox done at %s), before the terminated sync (%s)\n%s", seed, failed.At, stop.Call.Done, done.At, tl.Events())
 		}
 		_, last := tl.LastStatus("dl")
 		if last == nil || last.Phase != v1.PodFailed || last.Reason != "DeadlineExceeded" {

@@ -91,6 +91,16 @@ type Action struct {
 	// one given replaces the container's own. The kubelet is taken to
 	// admit it at once; see resize.go's notes for what is modelled.
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// SetCondition is another API client setting a condition in the
+	// object's status, such as a readiness gate's (kubectl patch
+	// --subresource status): its type and status (reason and message
+	// optional; the transition time is the action's). A condition the
+	// kubelet owns is an error; see apiconditions.go.
+	SetCondition *v1.PodCondition `json:"setCondition,omitempty"`
+	// RestartKubelet stops the kubelet process (SIGTERM) and starts it
+	// again after this downtime: its memory of the pod is lost, the
+	// containers keep running; see kubeletrestart.go.
+	RestartKubelet *Duration `json:"restartKubelet,omitempty"`
 }
 
 func (a Action) String() string {
@@ -111,6 +121,10 @@ func (a Action) String() string {
 		return "add ephemeral container " + a.AddEphemeral.Name
 	case a.Resize != nil:
 		return "resize " + resizeWords(a.Resize)
+	case a.SetCondition != nil:
+		return fmt.Sprintf("set condition %s %s", a.SetCondition.Type, a.SetCondition.Status)
+	case a.RestartKubelet != nil:
+		return fmt.Sprintf("restart kubelet (down %s)", *a.RestartKubelet)
 	}
 	return "nothing"
 }

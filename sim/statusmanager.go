@@ -59,11 +59,16 @@ func (p *podSim) writeAPI() {
 	}
 	// A shallow copy: stored statuses are never changed in place (see
 	// storeStatus), so the API status shares the cached one's lists; it
-	// moves to the heap only when it is written.
+	// moves to the heap only when it is written. mergeAPIConditions
+	// builds a new condition list rather than changing the shared one.
 	view := *p.mem.Status
+	p.mergeAPIConditions(&view)
 	if (view.Phase == v1.PodSucceeded || view.Phase == v1.PodFailed) && p.api != nil && p.api.Phase != view.Phase {
 		q := termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features)
 		if q.CouldHaveRunningContainers && !p.mem.Finished {
+			if p.terminatingInFlight() {
+				return // written when the sync returns (afterTerminating)
+			}
 			// mergePodStatus keeps the API's reason and message with
 			// its phase.
 			view.Phase, view.Reason, view.Message = p.api.Phase, p.api.Reason, p.api.Message

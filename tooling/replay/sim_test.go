@@ -43,6 +43,9 @@ var scripts = map[string]map[string]sim.Behaviour{
 		"debugger": {Runs: []sim.Run{{IgnoreSIGTERM: true}}},
 	},
 	"api-finalizer": {"app": {Runs: []sim.Run{trapLoop}}},
+	// app: the trap loop; the readiness gate's condition is set by the
+	// harness.
+	"api-readiness-gate": {"app": {Runs: []sim.Run{trapLoop}}},
 	"appkilled": {
 		"app":     {Runs: []sim.Run{trapLoop}},
 		"sidecar": {Runs: []sim.Run{trapLoop}},
@@ -58,6 +61,10 @@ var scripts = map[string]map[string]sim.Behaviour{
 		{ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
 		{ExitAfter: secs(45), ExitCode: 1}, {ExitAfter: secs(610), ExitCode: 1}, {ExitAfter: secs(2), ExitCode: 1},
 	}}},
+	// the trap loop; the kubelet is restarted at 50 s.
+	"restart-running": {"app": {Runs: []sim.Run{trapLoop}}},
+	// `sleep 1; exit 1` under Always; the kubelet is restarted at 50 s.
+	"restart-crashloop": {"app": {Runs: []sim.Run{{ExitAfter: secs(1), ExitCode: 1}}}},
 	// the trap loop; activeDeadlineSeconds 10 ends it.
 	"deadline": {"app": {Runs: []sim.Run{trapLoop}}},
 	// prepare: `sleep 1`; app: the trap loop (pod network; the pause task
@@ -156,10 +163,7 @@ func withPreStop(r sim.Run, s float64) sim.Run {
 // the reason: what they show is outside what package sim models. Each is
 // still replayed by the other tests of this package.
 var notSimulated = map[string]string{
-	"restart-running":    "a kubelet restart (process stopped and started again, memory lost) is not a sim.Action",
-	"restart-crashloop":  "a kubelet restart (process stopped and started again, back-off records lost) is not a sim.Action",
-	"api-readiness-gate": "a condition set by another API client (the readiness gate) is not a sim.Action",
-	"api-resize":         "the resize conditions (PodResizePending, PodResizeInProgress), the status resources and the kubelet's deferral of a resize are not modelled; its CRI calls are replayed by TestReplayResizeCalls",
+	"api-resize": "the resize conditions (PodResizePending, PodResizeInProgress), the status resources and the kubelet's deferral of a resize are not modelled; its CRI calls are replayed by TestReplayResizeCalls",
 }
 
 // simDisagrees are captured scenarios that sim models but does not
@@ -253,6 +257,19 @@ func simInput(t *testing.T, f *fixture) (sim.PodInput, time.Time) {
 			a.Delete = &grace
 		case strings.HasPrefix(e.What, "finalizers removed"):
 			a.RemoveFinalizers = true
+		case strings.HasPrefix(e.What, "kubelet stopping"):
+			// Down until the new process received the pod (its SyncLoop
+			// ADD): when the pod reaches the kubelet is the source's doing.
+			down := sim.Duration(kubeletAddAfter(t, f, zero, e.Time.Sub(zero)) - e.Time.Sub(zero))
+			a.RestartKubelet = &down
+		case strings.HasPrefix(e.What, "condition "):
+			// "condition T set S: PATCH status ...", the harness's PATCH of
+			// the status subresource.
+			f := strings.Fields(strings.SplitN(e.What, ":", 2)[0])
+			if len(f) != 4 || f[2] != "set" {
+				t.Fatalf("%s: cannot read event %q", f, e.What)
+			}
+			a.SetCondition = &v1.PodCondition{Type: v1.PodConditionType(f[1]), Status: v1.ConditionStatus(f[3])}
 		case strings.HasPrefix(e.What, "kill-container "):
 			a.KillContainer = strings.TrimSuffix(strings.Fields(e.What)[1], ":")
 		case strings.HasPrefix(e.What, "kill-sandbox"):

@@ -1,0 +1,139 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim/internal/engine"
+	"github.com/kubeletlogic/kubeletlogic/termination"
+)
+
+// ---- a restart of the kubelet process (Action.RestartKubelet) ----
+//
+// The kubelet keeps what it knows of pods in memory; its checkpoints on
+// disk here are the actuated resources (allocation/state). Stopping the
+// process (SIGTERM) loses the rest; the container runtime keeps running
+// the containers, which go on exiting as their scripts say. The new
+// process (cmd/kubelet, kubelet.go Run) starts its PLEG, whose first
+// relist (pleg/generic.go relist with an empty record) reports every
+// container and sandbox as an event, and receives its pods from the
+// config sources again (SyncLoop ADD): new pod workers (pod_workers.go),
+// a new status manager whose status is re-derived from the API object and
+// the runtime (generateAPIPodStatus), new probe workers with a random
+// first delay (prober/worker.go run: within a period of the kubelet's
+// start), no crash-loop back-off record (kuberuntime_manager.go
+// doBackOff: a new flowcontrol.Backoff), an empty reason cache, and its
+// periodic loops (sync tick, housekeeping, container GC, status sweep) in
+// new phases.
+//
+// Modelled as one step: a restart that comes while a sync runs takes
+// effect when that sync's calls are done (the model plays a sync out as
+// one decision). During the downtime the kubelet does nothing: updates,
+// relists and probes wait for the new process, which sees the pod as the
+// API object (or the manifest) is when it starts.
+
+// restartKubelet stops the kubelet now (or when its sync in flight ends)
+// and starts it again after down.
+func (p *podSim) restartKubelet(down time.Duration, entry *Entry) {
+	if p.down {
+		entry.Message += ": the kubelet is already stopped, nothing changes"
+		return
+	}
+	if p.busy {
+		p.stopAfterSync = down
+		p.stopRequested = true
+		return
+	}
+	p.stopKubelet(down)
+}
+
+// kubeletStopRequested, at the end of a sync, stops the kubelet a restart
+// waited for; true when it did.
+func (p *podSim) kubeletStopRequested() bool {
+	if !p.stopRequested {
+		return false
+	}
+	p.stopRequested = false
+	p.stopKubelet(p.stopAfterSync)
+	return true
+}
+
+func (p *podSim) stopKubelet(down time.Duration) {
+	p.down = true
+	p.log(KindSync, p.loop.Now, fmt.Sprintf("kubelet stopped (starts again in %s): its memory of the pod is lost; the containers keep running", down)).Work = "kubelet stopped"
+	// Everything scheduled was the kubelet's but the processes' own exits.
+	p.loop.Clear()
+	for _, in := range p.rt.containers {
+		p.scheduleOwnExit(in)
+	}
+	for _, w := range p.probes {
+		w.stopped = true
+	}
+	p.mem = Memory{Actuated: p.mem.Actuated}
+	p.cache, p.cacheTime = nil, time.Time{}
+	p.record, p.spare, p.seen, p.dirty = map[string]string{}, nil, false, false
+	p.busy, p.pending, p.finished = false, false, false
+	p.lastSyncEnd, p.workDue, p.deadline = time.Time{}, time.Time{}, time.Time{}
+	p.grace = 0
+	p.probes, p.probesAdded = nil, false
+	p.relists = map[int64]bool{}
+	p.housekeeping = false
+	p.at(p.loop.Now.Add(down), p.startKubelet)
+}
+
+// scheduleOwnExit schedules the exit of a running process that ends on its
+// own (Run.ExitAfter), as StartContainer did.
+func (p *podSim) scheduleOwnExit(in *instance) {
+	d := in.run.ExitAfter.D()
+	if d <= 0 || in.c.State != runtimestate.Running {
+		return
+	}
+	gen := in.gen
+	at := in.c.StartedAt.Add(d)
+	p.at(at, func() {
+		if in.gen == gen && in.c.State == runtimestate.Running {
+			p.exit(in, in.run.ExitCode, at)
+		}
+	})
+}
+
+// startKubelet is the new kubelet process.
+func (p *podSim) startKubelet() {
+	now := p.loop.Now
+	// The new process's loops: the PLEG relists at its start, the others
+	// in phases drawn from the seed and the start time (the same for every
+	// pod restarted at that time).
+	cfg := p.node.cfg
+	rng := rand.New(rand.NewPCG(cfg.Seed^0x2545f4914f6cdd1d, uint64(now.UnixNano())))
+	ph := func(period time.Duration) time.Time { return now.Add(time.Duration(rng.Float64() * float64(period))) }
+	st := *p.node
+	st.kubeletUp = now
+	st.clocks.Relist = now
+	st.clocks.Tick = ph(time.Second)
+	st.clocks.Housekeep = ph(2 * time.Second)
+	st.clocks.GC = ph(time.Minute)
+	st.clocks.StatusSync = ph(10 * time.Second)
+	p.node = &st
+	p.log(KindSync, now, "kubelet started: the first relist reports every container; the pod comes from its source again").Work = "kubelet started"
+	p.down = false
+	p.at(engine.NextAfter(st.clocks.GC, time.Minute, now.Add(-time.Nanosecond)), p.containerGC)
+	// The pod reaches the new pod worker (SyncLoop ADD) before the PLEG's
+	// first relist reports its containers (as captured), but the worker's
+	// first sync waits for that relist (pod_workers.go podWorkerLoop,
+	// GetNewerThan): held as if busy until the relist filled the cache.
+	p.busy = true
+	if p.removed {
+		// Not in the kubelet's configuration any more: housekeeping kills
+		// what still runs of it (kubelet_pods.go HandlePodCleanups) and
+		// forgets it.
+		p.update(termination.Update{Type: termination.UpdateKill, Pod: p.pod, RuntimeOnly: true, Kill: &termination.KillRequest{}})
+		p.scheduleHousekeeping()
+	} else {
+		p.update(termination.Update{Type: termination.UpdateCreate, Pod: p.pod})
+	}
+	p.relistAt(now)
+	p.busy = false
+	p.tryRun()
+}
