@@ -177,3 +177,25 @@ func TestSandboxChangedAttempts(t *testing.T) {
 		t.Errorf("not ready: %+v, want %+v", got, want)
 	}
 }
+
+// TestFromStatusInstanceIDs: an instance's ID is its containerID without
+// the scheme, the containerID itself when it has none, and <name>-now or
+// <name>-last (listed in the assumptions) when the status gives none.
+func TestFromStatusInstanceIDs(t *testing.T) {
+	for _, tc := range []struct {
+		name, id, want string
+		madeUp         bool
+	}{
+		{"with a scheme", "containerd://abc", "abc", false},
+		{"without a scheme", "abc", "abc", false},
+		{"none", "", "app-now", true},
+	} {
+		st, assumed := runtimestate.FromStatus(&v1.Pod{Status: v1.PodStatus{ContainerStatuses: []v1.ContainerStatus{{
+			Name: "app", ContainerID: tc.id, State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: at(1)}},
+		}}}})
+		madeUp := strings.Contains(strings.Join(assumed, "\n"), "made-up IDs")
+		if got := ids(st.Containers); got != tc.want || madeUp != tc.madeUp {
+			t.Errorf("%s: instance %q (made-up IDs assumed: %v), want %q (%v)", tc.name, got, madeUp, tc.want, tc.madeUp)
+		}
+	}
+}
