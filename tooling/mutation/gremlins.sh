@@ -18,7 +18,7 @@ GREMLINS_VERSION=v0.6.0
 out=tooling/mutation/gremlins
 mkdir -p "$out"
 
-table() { go run tooling/mutation/gremlins/table.go "$out" > "$out/results.md"; echo "table: $out/results.md"; }
+table() { go run ./tooling/mutation/gremlins/table "$out" > "$out/results.md"; echo "table: $out/results.md"; }
 
 if [[ "${1:-}" == "-table" ]]; then table; exit 0; fi
 

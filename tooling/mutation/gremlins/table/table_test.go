@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A result of one package: 3 killed, 1 lived, 6 not covered, 1 timed out,
+// 1 not viable.
+const resultJSON = `{"go_module":"example.com/m","elapsed_time":90,"files":[
+ {"file_name":"a.go","mutations":[
+  {"type":"CONDITIONALS_NEGATION","status":"KILLED","line":1,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"KILLED","line":2,"column":2},
+  {"type":"ARITHMETIC_BASE","status":"LIVED","line":3,"column":4},
+  {"type":"CONDITIONALS_NEGATION","status":"NOT COVERED","line":10,"column":5},
+  {"type":"CONDITIONALS_BOUNDARY","status":"NOT COVERED","line":10,"column":5},
+  {"type":"CONDITIONALS_NEGATION","status":"NOT COVERED","line":11,"column":7},
+  {"type":"TIMED OUT placeholder","status":"TIMED OUT","line":12,"column":1}]},
+ {"file_name":"b.go","mutations":[
+  {"type":"INCREMENT_DECREMENT","status":"KILLED","line":5,"column":3},
+  {"type":"ARITHMETIC_BASE","status":"NOT COVERED","line":20,"column":30},
+  {"type":"ARITHMETIC_BASE","status":"NOT COVERED","line":21,"column":30},
+  {"type":"ARITHMETIC_BASE","status":"NOT COVERED","line":22,"column":30},
+  {"type":"ARITHMETIC_BASE","status":"NOT VIABLE","line":23,"column":30}]}]}`
+
+// Its triage: a.go:10:5 NEGATION killed by hand (its BOUNDARY twin has no
+// row), a.go:11:7 lived by hand, b.go:20:30 not viable by hand, b.go:21:30
+// killed but not in the words that count, a stale row (a.go:99:1), a row
+// at a real position with another mutator, and a prose line.
+const triageMD = "# x\n\n" +
+	"killed by hand | in prose | is not a row\n\n" +
+	"| where | mutator | status | test that kills it, or why equivalent |\n" +
+	"|---|---|---|---|\n" +
+	"| a.go:3:4 | ARITHMETIC_BASE | LIVED | equivalent: the sum is only printed |\n" +
+	"| a.go:10:5 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand: `TestA` |\n" +
+	"| a.go:11:7 | CONDITIONALS_NEGATION | NOT COVERED | lived by hand: equivalent, x is never 0 |\n" +
+	"| b.go:20:30 | ARITHMETIC_BASE | NOT COVERED | not viable by hand: `-` between strings |\n" +
+	"| b.go:21:30 | ARITHMETIC_BASE | NOT COVERED | killed by `TestB` (planted by hand) |\n" +
+	"| a.go:99:1 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand: a stale position |\n" +
+	"| b.go:22:30 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand: another mutator |\n"
+
+func TestTally(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "triage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "internal_x.json"), []byte(resultJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "triage", "internal_x.md"), []byte(triageMD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := write(&out, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		// gremlins' own: 3 / 4 = 75 %, 4 / 10 = 40 %.
+		"| internal/x | 3 | 1 | 6 | 1 | 1 | 75.0 % | 40.0 % | 1.5 |",
+		// Hand-run: killed 3+1 of 4+1+... : efficacy 4 / 6 = 66.7 %;
+		// coverage (4 + 2) / (10 - 1) = 66.7 %; 3 still not covered
+		// (a.go:10:5 BOUNDARY, b.go:21:30, b.go:22:30); untriaged: the
+		// BOUNDARY twin and b.go:22:30.
+		"| internal/x | 6 | 1 | 1 | 1 | 3 | 2 | 75.0 % | 66.7 % | 40.0 % | 66.7 % |",
+		"| a.go:10:5 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand |",
+		"| a.go:10:5 | CONDITIONALS_BOUNDARY | NOT COVERED | untriaged |",
+		"| a.go:11:7 | CONDITIONALS_NEGATION | NOT COVERED | lived by hand |",
+		"| a.go:3:4 | ARITHMETIC_BASE | LIVED | equivalent |",
+		"| b.go:20:30 | ARITHMETIC_BASE | NOT COVERED | not viable by hand |",
+		"| b.go:21:30 | ARITHMETIC_BASE | NOT COVERED | triaged |",
+		"| b.go:22:30 | ARITHMETIC_BASE | NOT COVERED | untriaged |",
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("no line %q in\n%s", want, got)
+		}
+	}
+}
+
+func TestParseTriage(t *testing.T) {
+	rows := parseTriage(triageMD + "| a.go:10:5 | CONDITIONALS_NEGATION | NOT COVERED | lived by hand: a repeat |\n")
+	if len(rows) != 7 {
+		t.Errorf("%d rows, want 7: %v", len(rows), rows)
+	}
+	r, ok := rows[key("a.go:10:5", "CONDITIONALS_NEGATION")]
+	if !ok || r.status != "NOT COVERED" || r.reason != "killed by hand: `TestA`" {
+		t.Errorf("a.go:10:5: %+v %v, want the first row's NOT COVERED, killed by hand: `TestA`", r, ok)
+	}
+	if _, ok := rows[key("a.go:10:5", "CONDITIONALS_BOUNDARY")]; ok {
+		t.Errorf("a row for a mutator no row names")
+	}
+}
+
+func TestNoResults(t *testing.T) {
+	if err := write(&strings.Builder{}, t.TempDir()); err == nil {
+		t.Errorf("no JSON: no error")
+	}
+}
