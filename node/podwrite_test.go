@@ -328,3 +328,44 @@ func backOffAfter(k int) time.Duration {
 	}
 	return d
 }
+
+// TestSimPodAdmitted: a pod as the API server stores it (the
+// ServiceAccount admission's projected token volume and mount, the
+// DefaultTolerationSeconds tolerations, a generated name, managed fields
+// and a status) is accepted by the engine under its UID.
+func TestSimPodAdmitted(t *testing.T) {
+	exp := int64(3607)
+	tol := int64(300)
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "crashy-5d8f7c9b4-x2x7k", GenerateName: "crashy-5d8f7c9b4-", Namespace: "default",
+			UID: "0f4e2d1c-9a8b-4c7d-8e6f-123456789abc", ResourceVersion: "123",
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kube-controller-manager"}}},
+		Spec: v1.PodSpec{
+			NodeName: "kp-0",
+			Containers: []v1.Container{{Name: "app", Image: "busybox",
+				VolumeMounts: []v1.VolumeMount{{Name: "kube-api-access-abcde", ReadOnly: true, MountPath: "/var/run/secrets/kubernetes.io/serviceaccount"}}}},
+			Volumes: []v1.Volume{{Name: "kube-api-access-abcde", VolumeSource: v1.VolumeSource{Projected: &v1.ProjectedVolumeSource{
+				DefaultMode: ptrTo(int32(420)),
+				Sources: []v1.VolumeProjection{
+					{ServiceAccountToken: &v1.ServiceAccountTokenProjection{ExpirationSeconds: &exp, Path: "token"}},
+					{ConfigMap: &v1.ConfigMapProjection{LocalObjectReference: v1.LocalObjectReference{Name: "kube-root-ca.crt"},
+						Items: []v1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+					{DownwardAPI: &v1.DownwardAPIProjection{Items: []v1.DownwardAPIVolumeFile{{Path: "namespace",
+						FieldRef: &v1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"}}}}},
+				}}}}},
+			ServiceAccountName: "default",
+			Tolerations: []v1.Toleration{
+				{Key: "node.kubernetes.io/not-ready", Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &tol},
+				{Key: "node.kubernetes.io/unreachable", Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &tol},
+			},
+		},
+		Status: v1.PodStatus{Phase: v1.PodPending, Conditions: []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionTrue}}},
+	}
+	n := sim.NewNode(sim.Config{Start: time.Unix(0, 0)})
+	if err := n.AddPod(time.Unix(0, 0), simPod(pod), sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Pods(); len(got) != 1 || got[0] != "default/"+string(pod.UID) {
+		t.Errorf("engine pods %v", got)
+	}
+}
