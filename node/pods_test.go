@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -266,8 +267,7 @@ func deletions(ctx context.Context, t *testing.T, c kubernetes.Interface) {
 		return nil, apierrors.IsNotFound(err)
 	})
 	t.Logf("Succeeded pod gone %s after its deletion", time.Since(t0).Round(100*time.Millisecond))
-	p.Finalizers = nil
-	if _, err := pods.Update(ctx, p, metav1.UpdateOptions{}); err != nil {
+	if _, err := pods.Patch(ctx, "held", types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 10*time.Second, func() (*v1.Pod, bool) {
