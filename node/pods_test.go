@@ -47,6 +47,7 @@ func TestPods(t *testing.T) {
 	t.Run("job with a native sidecar completes", func(t *testing.T) { jobWithSidecar(ctx, t, c) })
 	t.Run("deployment crash loop", func(t *testing.T) { crashLoop(ctx, t, c) })
 	t.Run("deletions", func(t *testing.T) { deletions(ctx, t, c) })
+	t.Run("bad script", func(t *testing.T) { badScript(ctx, t, c) })
 }
 
 // jobWithSidecar: the app exits 0 after JobRunTime (the node's default for
@@ -274,6 +275,33 @@ func deletions(ctx context.Context, t *testing.T, c kubernetes.Interface) {
 		_, err := get("held")
 		return nil, apierrors.IsNotFound(err)
 	})
+}
+
+// badScript: a script that does not read gets a Warning Event with the
+// error, and the pod runs with the defaults (until stopped).
+func badScript(ctx context.Context, t *testing.T, c kubernetes.Interface) {
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "bad", Namespace: "default", Annotations: map[string]string{
+			node.ScriptAnnotation: "containers:\n  app:\n    runs: [{exitAfter: soon}]\n"}},
+		Spec: v1.PodSpec{NodeName: "kp-1", Containers: []v1.Container{{Name: "app", Image: "busybox"}}},
+	}
+	if _, err := c.CoreV1().Pods("default").Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, func() (*v1.Pod, bool) {
+		p, err := c.CoreV1().Pods("default").Get(ctx, "bad", metav1.GetOptions{})
+		return p, err == nil && p.Status.Phase == v1.PodRunning
+	})
+	ev := waitFor(t, 15*time.Second, func() (string, bool) {
+		evs, err := c.CoreV1().Events("default").List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=bad,reason=KubeletlogicScriptInvalid"})
+		if err != nil || len(evs.Items) == 0 {
+			return "", false
+		}
+		return evs.Items[0].Type + " " + evs.Items[0].Message, true
+	})
+	if !strings.HasPrefix(ev, "Warning ") || !strings.Contains(ev, "exitAfter") {
+		t.Errorf("event %q: want a Warning naming the field", ev)
+	}
 }
 
 // kubeletEvents are the "<reason> <fieldPath>" of the kubelet's Events

@@ -289,6 +289,10 @@ func TestPodScript(t *testing.T) {
 	if len(probs) != 1 || !strings.Contains(probs[0], "nosuch") || s.Containers["app"].Runs[0].ExitAfter.D() != DefaultJobRunTime {
 		t.Errorf("bad script: %+v %v", s, probs)
 	}
+	job.Annotations[ScriptAnnotation] = "containers:\n  app:\n    runs: [{exitAfter: soon}]\n"
+	if _, _, probs = podScript(job, PodOptions{}, at); len(probs) != 1 || !strings.Contains(probs[0], "exitAfter") {
+		t.Errorf("bad duration: %v", probs)
+	}
 }
 
 // TestAllocIP: addresses from .2 of the node's range, none given twice,
