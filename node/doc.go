@@ -30,6 +30,17 @@
 // (registration from 100 ms doubling to 7 s, lease re-creation from 200 ms
 // to 7 s) sleep on the wall clock, as they do in the kubelet.
 //
-// Pods are not driven yet: that comes with the library's incremental
-// engine (status patches, Events, the final delete). See README.md.
+// Pods bound to the nodes are driven by the library's incremental engine
+// (sim.Node), one per node on the wall clock (pods.go): the node watches
+// its pods as the kubelet does (spec.nodeName=<node>), gives the engine
+// each add, update and delete at the time it arrives, advances it to now
+// whenever it has something to do, and writes what the engine's kubelet
+// writes (podwrite.go): the status manager's status patches (with the
+// node's hostIP, a pod IP from the node's range, the merge of the
+// conditions the kubelet does not own, the UID precondition), Events with
+// the kubelet's reasons and messages (Pulled, Created, Started, Killing,
+// BackOff, Unhealthy, FailedPreStopHook, FailedPostStartHook) and the
+// final delete with grace 0 and a UID precondition. What a pod's
+// containers do comes from [ScriptAnnotation], else from the node's
+// defaults ([PodOptions]). See README.md for what is not done yet.
 package node

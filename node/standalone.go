@@ -50,6 +50,9 @@ type Options struct {
 	// StatusReportFrequency is the kubelet's nodeStatusReportFrequency (how
 	// often an unchanged status is still patched); 0 means 5 min.
 	StatusReportFrequency time.Duration
+	// Pods says how the nodes run the pods bound to them (the zero value:
+	// every pod, Job pods exiting 0 after DefaultJobRunTime).
+	Pods PodOptions
 	// Logf receives one line per failed or retried API call; nil discards
 	// them.
 	Logf func(format string, args ...any)
@@ -133,7 +136,12 @@ func (s *Standalone) Run(ctx context.Context) error {
 	s.ran = true
 	s.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, n := range s.nodes {
+	for i, n := range s.nodes {
+		if !s.o.Pods.Disabled {
+			d := newPodDriver(s, n, i, s.o.Pods)
+			wg.Add(1)
+			go func() { defer wg.Done(); d.run(ctx) }()
+		}
 		st := &statusReporter{s: s, spec: n}
 		ls := &leaseRenewer{s: s, name: n.Name}
 		wg.Add(2)

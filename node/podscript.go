@@ -1,0 +1,119 @@
+package node
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// ScriptAnnotation is the pod annotation that gives a pod's behaviour: a
+// script in the format of `kubeletlogic simulate --script` (sim.ScriptFile,
+// YAML or JSON), read against the pod. Its version is the script's own
+// apiVersion (kubeletlogic/v1alpha1, the only one so far; absent means
+// it). The containers it names follow it; the others follow the node's
+// defaults (PodOptions.JobRunTime). Of its actions, killContainer and
+// killSandbox happen at their time after the pod reached the node; the
+// others (delete, remove, removeFinalizers, addEphemeral, resize) are what
+// a user does through the API server and are ignored here, with a Warning
+// Event saying so. A script that does not read, or does not fit the pod,
+// gets a Warning Event (reason KubeletlogicScriptInvalid) with the error,
+// and the pod follows the defaults.
+const ScriptAnnotation = "kubeletlogic.io/script"
+
+// DefaultJobRunTime is PodOptions.JobRunTime's default.
+const DefaultJobRunTime = 10 * time.Second
+
+// PodOptions says how the nodes run their pods. The zero value runs every
+// pod bound to a node of the Standalone.
+type PodOptions struct {
+	// Disabled leaves pods alone: the nodes only register and heartbeat.
+	Disabled bool
+	// JobRunTime is how long each regular container of a pod whose
+	// controller is a Job runs before it exits with code 0; 0 means
+	// DefaultJobRunTime. The containers of other pods run until they are
+	// stopped (and exit at once on SIGTERM with code 0).
+	JobRunTime time.Duration
+	// Seed seeds the kubelet's random choices (requeue jitter, the phases
+	// of its periodic loops) on each node, mixed with the node's index.
+	Seed uint64
+}
+
+// timedAction is a script action due at a time.
+type timedAction struct {
+	at     time.Time
+	action sim.Action
+}
+
+// podScript is the behaviour of a pod: the node's defaults for its owner,
+// overridden per container by its ScriptAnnotation. problems are what is
+// wrong with the annotation (nil when it is fine or absent): the pod then
+// follows the defaults alone, or the annotation's usable parts; actions
+// are the kill actions of the annotation, counted from added.
+func podScript(pod *v1.Pod, o PodOptions, added time.Time) (s sim.Script, actions []timedAction, problems []string) {
+	s = defaultScript(pod, o)
+	text, ok := pod.Annotations[ScriptAnnotation]
+	if !ok {
+		return s, nil, nil
+	}
+	f, err := sim.ReadScript([]byte(text), []*v1.Pod{pod})
+	if err != nil {
+		return s, nil, []string{fmt.Sprintf("annotation %s: %v; the pod follows the node's defaults", ScriptAnnotation, err)}
+	}
+	ps := f.PodScript(pod)
+	for name, b := range ps.Containers {
+		if s.Containers == nil {
+			s.Containers = map[string]sim.Behaviour{}
+		}
+		s.Containers[name] = b
+	}
+	s.Runtime = ps.Runtime
+	var ignored []string
+	for _, a := range f.Actions {
+		if a.KillContainer != "" || a.KillSandbox {
+			actions = append(actions, timedAction{at: added.Add(a.At.D()), action: a.Action()})
+			continue
+		}
+		ignored = append(ignored, a.Action().String())
+	}
+	if len(ignored) > 0 {
+		problems = append(problems, fmt.Sprintf("annotation %s: actions done through the API server are ignored here (do them with the API): %s",
+			ScriptAnnotation, strings.Join(ignored, "; ")))
+	}
+	return s, actions, problems
+}
+
+// defaultScript is the node's behaviour for a pod with no script: a pod
+// whose controller is a Job has each regular container exit 0 after
+// JobRunTime, every run; any other container runs until stopped.
+func defaultScript(pod *v1.Pod, o PodOptions) sim.Script {
+	var s sim.Script
+	ref := controllerOf(pod)
+	if ref == nil || ref.Kind != "Job" {
+		return s
+	}
+	d := o.JobRunTime
+	if d <= 0 {
+		d = DefaultJobRunTime
+	}
+	s.Containers = map[string]sim.Behaviour{}
+	for _, c := range pod.Spec.Containers {
+		s.Containers[c.Name] = sim.Behaviour{Runs: []sim.Run{{ExitAfter: sim.Duration(d)}}}
+	}
+	return s
+}
+
+// controllerOf is the owner reference marked controller, or nil.
+func controllerOf(pod *v1.Pod) *v1OwnerRef {
+	for _, r := range pod.OwnerReferences {
+		if r.Controller != nil && *r.Controller {
+			return &v1OwnerRef{Kind: r.Kind, Name: r.Name}
+		}
+	}
+	return nil
+}
+
+type v1OwnerRef struct{ Kind, Name string }
