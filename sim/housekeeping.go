@@ -97,10 +97,9 @@ func (p *podSim) containerGC() {
 	if !removable && !p.gcHasWork() {
 		// The common pass: at most one exited instance per name and one
 		// sandbox, so nothing to evict; skipped without allocating.
-		p.at(p.loop.Now.Add(time.Minute), p.gcTickFunc())
+		p.scheduleGC()
 		return
 	}
-	t := p.loop.Now
 	// evictContainers: the evict units, each newest first.
 	var units [][]*instance
 	for i := len(p.rt.containers) - 1; i >= 0; i-- {
@@ -142,10 +141,16 @@ func (p *podSim) containerGC() {
 		}
 	}
 	delays := p.script.Runtime
+	// The pass decides what to remove from the lists it read at its start
+	// (kuberuntime_gc.go GarbageCollect), then makes the calls one after
+	// another: each removal takes effect when its call returns (runGC).
+	var steps []gcStep
 	for _, in := range victims {
-		t = p.gcCall(Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID}, t, delays.RemoveContainer.D())
-		p.rt.remove(in.c.ID, false)
-		p.markDirty()
+		id := in.c.ID
+		steps = append(steps, gcStep{Call{Method: "RemoveContainer", Name: in.c.Name, ID: id}, delays.RemoveContainer.D(), func() {
+			p.rt.remove(id, false)
+			p.markDirty()
+		}})
 	}
 	// evictSandboxes.
 	sbs := slices.Clone(p.rt.sandboxes)
@@ -166,11 +171,41 @@ func (p *podSim) containerGC() {
 		}
 	}
 	for _, id := range gone {
-		t = p.gcCall(Call{Method: "StopPodSandbox", ID: id}, t, delays.StopPodSandbox.D())
-		t = p.gcCall(Call{Method: "RemovePodSandbox", ID: id}, t, delays.RemoveContainer.D())
-		p.rt.sandboxes = slices.DeleteFunc(p.rt.sandboxes, func(sb runtimestate.Sandbox) bool { return sb.ID == id })
-		p.markDirty()
+		steps = append(steps, gcStep{Call{Method: "StopPodSandbox", ID: id}, delays.StopPodSandbox.D(), func() {}},
+			gcStep{Call{Method: "RemovePodSandbox", ID: id}, delays.RemoveContainer.D(), func() {
+				p.rt.sandboxes = slices.DeleteFunc(p.rt.sandboxes, func(sb runtimestate.Sandbox) bool { return sb.ID == id })
+				p.markDirty()
+			}})
 	}
+	p.scheduleGC()
+	p.runGC(steps)
+}
+
+// gcStep is one CRI call of a container GC pass: the call, how long it
+// takes, and its effect on the runtime once it returned.
+type gcStep struct {
+	c     Call
+	d     time.Duration
+	apply func()
+}
+
+// runGC makes the pass's calls in order, each after the previous one
+// returned, so that a relist in between sees the runtime as it is.
+func (p *podSim) runGC(steps []gcStep) {
+	if len(steps) == 0 {
+		return
+	}
+	s := steps[0]
+	t := p.gcCall(s.c, p.loop.Now, s.d)
+	p.at(t, func() {
+		s.apply()
+		p.runGC(steps[1:])
+	})
+}
+
+// scheduleGC schedules the next pass a minute after this one started
+// (kubelet.go StartGarbageCollection, ContainerGCPeriod).
+func (p *podSim) scheduleGC() {
 	p.at(p.loop.Now.Add(time.Minute), p.gcTickFunc())
 }
 
