@@ -208,22 +208,24 @@
 //   - OOM kills (oom.go; Run.OOMAfter): exit 137, reason OOMKilled, a
 //     failure like any other for restart rules and the back-off.
 //
-// Not modelled: the image puller's queue across pods, volumes, start failures other than
-// crash-loop back-off and postStart hooks, the kubelet's resize admission
-// (node capacity; PodResizePending Deferred or Infeasible), the
-// PodResizePending and PodResizeInProgress conditions, the resources and
-// allocatedResources fields of container statuses, UpdatePodSandboxResources
-// and the pod cgroup writes of a resize, failed resizes, exec probes as
-// ExecSync calls (the probe results are listed instead), the runtime-health
-// gate, evented PLEG, eviction, the container GC's removal of sandboxes
-// (and of what is left once a pod is forgotten), and API latency (writes
-// are instant). An action (a kill, a deletion) during a hook does not
-// change the hook's outcome: each sync is decided when it starts.
+// Not modelled: the image puller's queue across pods, runtime contention
+// between pods (each pod's calls take the script's delays whatever the
+// others do), volumes, start failures other than crash-loop back-off, image
+// pulls and postStart hooks, the kubelet's resize admission (node capacity;
+// PodResizePending Deferred or Infeasible), the PodResizePending and
+// PodResizeInProgress conditions, the resources and allocatedResources
+// fields of container statuses, UpdatePodSandboxResources and the pod cgroup
+// writes of a resize, failed resizes, exec probes as ExecSync calls (the
+// probe results are listed instead), the runtime-health gate, evented PLEG,
+// eviction, and API latency (writes are instant). An action (a kill, a
+// deletion) during a hook does not change the hook's outcome: each sync is
+// decided when it starts.
 //
 // # Proof
 //
-// The replay package re-runs the 15 scenarios captured from a real kubelet
-// v1.37.2 (testdata/captured) as simulations and checks that the statuses
+// The replay package re-runs 28 of the 29 scenarios captured from a real
+// kubelet v1.37.2 (testdata/captured; api-resize is the one left out) as
+// simulations and checks that the statuses
 // the real kubelet showed appear in the same order and the runtime-changing
 // CRI calls are the same, within stated tolerances, for at least one seed.
 // Property tests run random pods, scripts and actions.
