@@ -158,14 +158,14 @@ func (p *podSim) containerGC() {
 	if removable {
 		p.shuffle(len(sbs), func(i, j int) { sbs[i], sbs[j] = sbs[j], sbs[i] })
 		for i := len(sbs) - 1; i >= 0; i-- {
-			if !p.sandboxActive(sbs[i]) {
+			if !p.sandboxActive(sbs[i], victims) {
 				gone = append(gone, sbs[i].ID)
 			}
 		}
 	} else if len(sbs) > 1 {
 		sort.SliceStable(sbs, func(i, j int) bool { return sbs[i].CreatedAt.After(sbs[j].CreatedAt) })
 		for i := len(sbs) - 1; i >= 1; i-- {
-			if !p.sandboxActive(sbs[i]) {
+			if !p.sandboxActive(sbs[i], victims) {
 				gone = append(gone, sbs[i].ID)
 			}
 		}
@@ -238,12 +238,16 @@ func (p *podSim) gcHasWork() bool {
 }
 
 // sandboxActive is evictSandboxes' test: the sandbox is ready or a
-// container instance refers to it.
-func (p *podSim) sandboxActive(sb runtimestate.Sandbox) bool {
+// container instance refers to it. The kubelet tests it after the pass's
+// container removals, so the instances of removed (being removed by this
+// pass) do not count.
+func (p *podSim) sandboxActive(sb runtimestate.Sandbox, removed []*instance) bool {
 	if sb.Ready {
 		return true
 	}
-	return slices.ContainsFunc(p.rt.containers, func(in *instance) bool { return in.c.SandboxID == sb.ID })
+	return slices.ContainsFunc(p.rt.containers, func(in *instance) bool {
+		return in.c.SandboxID == sb.ID && !slices.Contains(removed, in)
+	})
 }
 
 // gcCall logs a call of the container garbage collector made at t and
