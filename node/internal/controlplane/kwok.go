@@ -96,7 +96,10 @@ func (cp *ControlPlane) startKwok(bin, stages string, o KwokOptions) error {
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
 	args := []string{"--kubeconfig=" + cp.Kubeconfig, "--server-address=" + addr,
-		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + sel}
+		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + sel,
+		// kwok alone holds no node lease unless given a duration
+		// (kwokctl passes 40, the kubelet's nodeLeaseDurationSeconds).
+		"--node-lease-duration-seconds=40"}
 	if o.LabelSelector != "" {
 		args = append(args, "--manage-nodes-with-label-selector="+o.LabelSelector)
 	}
