@@ -82,18 +82,6 @@ func allNames(pod *v1.Pod) []string {
 	return names
 }
 
-// allContainers are the pod's init and regular containers.
-func allContainers(pod *v1.Pod) []*v1.Container {
-	var out []*v1.Container
-	for i := range pod.Spec.InitContainers {
-		out = append(out, &pod.Spec.InitContainers[i])
-	}
-	for i := range pod.Spec.Containers {
-		out = append(out, &pod.Spec.Containers[i])
-	}
-	return out
-}
-
 // drawInput draws a pod, a script for its containers and what happens to
 // it within span.
 func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
@@ -122,7 +110,7 @@ func drawInput(t *rapid.T, i int, span time.Duration) PodInput {
 		in.Script.Containers[name] = b
 	}
 	// Images: missing or present, pulls failing or not, slow or fast.
-	for _, c := range allContainers(pod) {
+	for _, c := range specContainers(pod) {
 		if _, ok := in.Script.Images[c.Image]; ok || !rapid.Bool().Draw(t, c.Name+" image scripted") {
 			continue
 		}
