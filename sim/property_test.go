@@ -254,11 +254,17 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			// A new kubelet process has new probe workers, none on hold,
 			// and a new status manager: a static pod (no API status to
 			// read) gets a new start time and its status is checked
-			// against nothing (kubeletrestart.go).
+			// against nothing (kubeletrestart.go). Its restart counts too
+			// start again from the runtime: a container with no instance
+			// left (a restart of all containers removed them) counts from
+			// the old status, which a static pod no longer has
+			// (kubelet_pods.go convertToAPIContainerStatuses; seed
+			// 18310679977200619616 went from 1 to 0 that way).
 			if e.Work == "kubelet started" {
 				clear(held)
 				if in.Pod.Annotations["kubernetes.io/config.source"] != "api" {
 					startTime, stored, finished = nil, nil, false
+					clear(restarts)
 				}
 			}
 		case KindStatus:
