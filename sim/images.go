@@ -68,18 +68,7 @@ type Pull struct {
 }
 
 // pull returns pull number n (0 for the first).
-func (im Image) pull(n int) Pull {
-	if len(im.Pulls) == 0 {
-		return Pull{}
-	}
-	if n >= len(im.Pulls) {
-		n = len(im.Pulls) - 1
-	}
-	if n < 0 {
-		n = 0
-	}
-	return im.Pulls[n]
-}
+func (im Image) pull(n int) Pull { return nthRepeatingLast(im.Pulls, n) }
 
 // present says whether the image is on the node after n pulls.
 func (im Image) present(n int) bool {

@@ -75,13 +75,17 @@ func (b Behaviour) run(n int) Run {
 	if len(b.Runs) == 0 {
 		return Run{}
 	}
-	if n >= len(b.Runs) {
-		n = len(b.Runs) - 1
+	return nthRepeatingLast(b.Runs, n).withOOM()
+}
+
+// nthRepeatingLast is list[n], the last entry standing for every later n
+// and the first for a negative one; the zero value for an empty list.
+func nthRepeatingLast[T any](list []T, n int) T {
+	var zero T
+	if len(list) == 0 {
+		return zero
 	}
-	if n < 0 {
-		n = 0
-	}
-	return b.Runs[n].withOOM()
+	return list[max(0, min(n, len(list)-1))]
 }
 
 // Run is one run of a container.
