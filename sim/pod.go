@@ -66,12 +66,15 @@ type podSim struct {
 	// once.
 	readinessTick func()
 	relistTick    func(int64)
-	grace         int64
-	finished      bool
-	created       map[string]int // instances created per container name
-	pulls         map[string]int // PullImage calls made per image
-	probes        []*prober
-	probesAdded   bool
+	// freePlay is a syncPlay whose sync has finished, for the next sync
+	// to play on (nil: none).
+	freePlay    *syncPlay
+	grace       int64
+	finished    bool
+	created     map[string]int // instances created per container name
+	pulls       map[string]int // PullImage calls made per image
+	probes      []*prober
+	probesAdded bool
 	// API object
 	api        *v1.PodStatus
 	apiGone    bool

@@ -97,8 +97,13 @@ func (p *podSim) tryRun() {
 	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
 	// The sync's effects play out on the pod's loop: each call starts and
 	// is done, statuses are stored, the sync completes.
-	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation}
-	sp.fn = sp.play
+	sp := p.freePlay
+	if sp == nil {
+		sp = &syncPlay{p: p}
+		sp.fn = sp.play
+	}
+	p.freePlay = nil
+	sp.start, sp.out, sp.work, sp.gen = p.loop.Now, out, work, p.pod.Generation
 	for i, c := range out.Calls {
 		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
 		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
@@ -148,7 +153,13 @@ const (
 
 func (sp *syncPlay) play(arg int64) {
 	if arg == playFinish {
-		sp.p.finish(sp.out, sp.work)
+		// Finishing is the sync's last step (every call and status
+		// comes before its end): the next sync may play on sp again,
+		// while finish reads its own copy of the output.
+		out, work := sp.out, sp.work
+		sp.out = SyncOutput{}
+		sp.p.freePlay = sp
+		sp.p.finish(out, work)
 		return
 	}
 	i := arg / 4
