@@ -68,7 +68,10 @@ type podSim struct {
 	relistTick    func(int64)
 	// freePlay is a syncPlay whose sync has finished, for the next sync
 	// to play on (nil: none).
-	freePlay    *syncPlay
+	freePlay *syncPlay
+	// statusMemo lets SyncPod skip a status step that would store
+	// nothing, as the last one did.
+	statusMemo  statusMemo
 	grace       int64
 	finished    bool
 	created     map[string]int // instances created per container name

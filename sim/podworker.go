@@ -88,7 +88,7 @@ func (p *podSim) tryRun() {
 		Behaviours: p.script.Containers,
 		Images:     p.script.Images,
 		ImagePulls: p.pulls,
-	}, p.mem.handOver())
+	}, p.mem.handOver(), &p.statusMemo)
 	p.syncs++
 	msg := work.String()
 	if out.Decision != "" {
