@@ -90,11 +90,7 @@ func (p *podSim) tryRun() {
 		ImagePulls: p.pulls,
 	}, p.mem.handOver(), &p.statusMemo)
 	p.syncs++
-	msg := work.String()
-	if out.Decision != "" {
-		msg += ": " + out.Decision
-	}
-	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
+	p.log(KindSync, p.loop.Now, p.syncLine(work, out.Decision)).Work = work.String()
 	// The sync's effects play out on the pod's loop: each call starts and
 	// is done, statuses are stored, the sync completes.
 	sp := p.freePlay
@@ -128,6 +124,21 @@ func (p *podSim) tryRun() {
 		p.at(p.loop.Now, p.readinessTick)
 	}
 	p.loop.AtCall(sp.start.Add(out.Duration), sp.fn, playFinish)
+}
+
+// syncLine is the message of a sync's entry: the work, with the decision
+// in one line. Most syncs repeat the last decision, so the last line is
+// kept and used again.
+func (p *podSim) syncLine(work termination.WorkType, decision string) string {
+	if p.lastLine != "" && work == p.lastLineWork && decision == p.lastLineDecision {
+		return p.lastLine
+	}
+	msg := work.String()
+	if decision != "" {
+		msg += ": " + decision
+	}
+	p.lastLine, p.lastLineWork, p.lastLineDecision = oneLine(msg), work, decision
+	return p.lastLine
 }
 
 // syncPlay is one sync's output playing out on the pod's loop; play(arg)
