@@ -12,13 +12,14 @@ import (
 // allocsPerSyncBudget is the allocation budget of the engine: heap
 // allocations per pod sync over a whole simulation of BenchmarkNode's mixed
 // node, 40 pods for an hour (everything the node does between syncs
-// counted too: relists, probes, status writes, entries). Measured 40.3 per
-// sync here; on BenchmarkNode's 1,000 pods 114.8 before the engine's
-// rework, 52.3 before the writeAPI, Call.String and conditions changes,
-// 39.9 after (issue 25). Counts do not depend on the machine; the margin
-// covers what may vary from run to run (fmt's sync.Pool emptied by a
-// collection, map growth).
-const allocsPerSyncBudget = 41.5
+// counted too: relists, probes, status writes, entries). Measured 31.2 per
+// sync here (40.3 before statusMemo, the reused syncPlay and merge buffer,
+// and the kept sync line); on BenchmarkNode's 1,000 pods 114.8 before the
+// engine's rework, 52.3 before the writeAPI, Call.String and conditions
+// changes, 39.9 after, 30.8 after statusMemo (issue 25). Counts do not
+// depend on the machine; the margin covers what may vary from run to run
+// (fmt's sync.Pool emptied by a collection, map growth).
+const allocsPerSyncBudget = 32.0
 
 // TestAllocsPerSync guards the engine's allocation count: a change that
 // brings allocations back to the hot paths (a deep copy of a status per

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -318,7 +319,13 @@ func (n *Node) settle(p *podSim) {
 // Advance runs what the kubelet does up to and including t and reports it,
 // with the entries of the events delivered since the last Advance. A t
 // before the node's clock runs nothing new.
-func (n *Node) Advance(t time.Time) Report {
+func (n *Node) Advance(t time.Time) Report { return n.advance(t, nil) }
+
+// advance is Advance with the report's entries appended to dst: Simulate
+// passes a buffer of its own, emptied, that it reuses from one advance to
+// the next (the entries are streamed or copied before the next one), so a
+// long simulation merges its entries without a new list every minute.
+func (n *Node) advance(t time.Time, dst []Entry) Report {
 	if t.After(n.now) {
 		n.now = t
 	}
@@ -347,7 +354,7 @@ func (n *Node) Advance(t time.Time) Report {
 	}
 	var r Report
 	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
-	r.Entries = mergeEntries(n.reporting)
+	r.Entries = mergeEntries(dst, n.reporting)
 	for _, p := range n.reporting {
 		clear(p.entries)
 		p.entries = p.entries[:0]
@@ -430,16 +437,16 @@ func (h *wakeHeap) Pop() any {
 
 // mergeEntries merges the entries of pods (sorted by index), each pod's in
 // time order, into one list in time order, pods in index order at the same
-// time.
-func mergeEntries(pods []*podSim) []Entry {
+// time, appended to dst (nil: a new list; none: dst, or nil).
+func mergeEntries(dst []Entry, pods []*podSim) []Entry {
 	total := 0
 	for _, p := range pods {
 		total += len(p.entries)
 	}
 	if total == 0 {
-		return nil
+		return dst
 	}
-	out := make([]Entry, 0, total)
+	out := slices.Grow(dst, total)
 	// A heap of cursors, by the time of their next entry, then pod index
 	// (the position in pods).
 	type cursor struct{ pod, i int }

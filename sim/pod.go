@@ -66,12 +66,23 @@ type podSim struct {
 	// once.
 	readinessTick func()
 	relistTick    func(int64)
-	grace         int64
-	finished      bool
-	created       map[string]int // instances created per container name
-	pulls         map[string]int // PullImage calls made per image
-	probes        []*prober
-	probesAdded   bool
+	// freePlay is a syncPlay whose sync has finished, for the next sync
+	// to play on (nil: none).
+	freePlay *syncPlay
+	// statusMemo lets SyncPod skip a status step that would store
+	// nothing, as the last one did.
+	statusMemo statusMemo
+	// lastLine is the message of the last sync's entry, for its work and
+	// decision (syncLine).
+	lastLine         string
+	lastLineWork     termination.WorkType
+	lastLineDecision string
+	grace            int64
+	finished         bool
+	created          map[string]int // instances created per container name
+	pulls            map[string]int // PullImage calls made per image
+	probes           []*prober
+	probesAdded      bool
 	// API object
 	api        *v1.PodStatus
 	apiGone    bool

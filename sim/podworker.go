@@ -88,17 +88,18 @@ func (p *podSim) tryRun() {
 		Behaviours: p.script.Containers,
 		Images:     p.script.Images,
 		ImagePulls: p.pulls,
-	}, p.mem.handOver())
+	}, p.mem.handOver(), &p.statusMemo)
 	p.syncs++
-	msg := work.String()
-	if out.Decision != "" {
-		msg += ": " + out.Decision
-	}
-	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
+	p.log(KindSync, p.loop.Now, p.syncLine(work, out.Decision)).Work = work.String()
 	// The sync's effects play out on the pod's loop: each call starts and
 	// is done, statuses are stored, the sync completes.
-	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation}
-	sp.fn = sp.play
+	sp := p.freePlay
+	if sp == nil {
+		sp = &syncPlay{p: p}
+		sp.fn = sp.play
+	}
+	p.freePlay = nil
+	sp.start, sp.out, sp.work, sp.gen = p.loop.Now, out, work, p.pod.Generation
 	for i, c := range out.Calls {
 		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
 		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
@@ -125,6 +126,21 @@ func (p *podSim) tryRun() {
 	p.loop.AtCall(sp.start.Add(out.Duration), sp.fn, playFinish)
 }
 
+// syncLine is the message of a sync's entry: the work, with the decision
+// in one line. Most syncs repeat the last decision, so the last line is
+// kept and used again.
+func (p *podSim) syncLine(work termination.WorkType, decision string) string {
+	if p.lastLine != "" && work == p.lastLineWork && decision == p.lastLineDecision {
+		return p.lastLine
+	}
+	msg := work.String()
+	if decision != "" {
+		msg += ": " + decision
+	}
+	p.lastLine, p.lastLineWork, p.lastLineDecision = oneLine(msg), work, decision
+	return p.lastLine
+}
+
 // syncPlay is one sync's output playing out on the pod's loop; play(arg)
 // is one step of it, scheduled through engine.Loop.AtCall without a
 // closure per step.
@@ -148,7 +164,13 @@ const (
 
 func (sp *syncPlay) play(arg int64) {
 	if arg == playFinish {
-		sp.p.finish(sp.out, sp.work)
+		// Finishing is the sync's last step (every call and status
+		// comes before its end): the next sync may play on sp again,
+		// while finish reads its own copy of the output.
+		out, work := sp.out, sp.work
+		sp.out = SyncOutput{}
+		sp.p.freePlay = sp
+		sp.p.finish(out, work)
 		return
 	}
 	i := arg / 4

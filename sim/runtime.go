@@ -51,18 +51,24 @@ func (r *fakeRuntime) logMax() map[string]int {
 }
 
 // refresh recomputes runsByID and logsMax after a change. Neither is
-// changed by its readers (a sync reads them and returns), so they are
-// shared until the next change.
+// changed by its readers, and none keeps them (a sync reads them and
+// returns), so they are shared until the next change, which refills the
+// same maps.
 func (r *fakeRuntime) refresh() {
 	if r.runsByID != nil && !r.changed {
 		return
 	}
 	r.changed = false
-	r.runsByID = make(map[string]Run, len(r.containers))
+	if r.runsByID == nil {
+		r.runsByID = make(map[string]Run, len(r.containers))
+		r.logsMax = map[string]int{}
+	}
+	clear(r.runsByID)
 	for _, in := range r.containers {
 		r.runsByID[in.c.ID] = in.run
 	}
-	out := map[string]int{}
+	out := r.logsMax
+	clear(out)
 	for name, counts := range r.logs {
 		for n := range counts {
 			if cur, ok := out[name]; !ok || n > cur {
@@ -70,7 +76,6 @@ func (r *fakeRuntime) refresh() {
 			}
 		}
 	}
-	r.logsMax = out
 }
 
 // instance is one container instance and what its process will do.
@@ -110,6 +115,9 @@ func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
 		}
 		return a.CreatedAt.After(b.CreatedAt)
 	})
+	if len(r.containers) > 0 {
+		p.Containers = make([]runtimestate.Container, 0, len(r.containers))
+	}
 	for i := len(r.containers) - 1; i >= 0; i-- {
 		p.Containers = append(p.Containers, r.containers[i].c)
 	}

@@ -191,6 +191,7 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		return ds[i].pod < ds[j].pod
 	})
 	tl := &Timeline{Start: start, Seed: cfg.Seed}
+	var buf []Entry
 	report := func(r Report) {
 		tl.Syncs += r.Syncs
 		if k := len(r.Entries); k > 0 && r.Entries[k-1].At > tl.End {
@@ -200,17 +201,29 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 			for _, e := range r.Entries {
 				cfg.Observe(e)
 			}
+			// The buffer is merged into again by the next advance.
+			clear(r.Entries)
+			buf = r.Entries[:0]
 			return
 		}
-		tl.Entries = append(tl.Entries, r.Entries...)
+		// The node merged the entries onto the timeline's.
+		tl.Entries = r.Entries
+	}
+	// step is one Advance, its entries merged onto the timeline's or,
+	// streamed, into the buffer the previous step used.
+	step := func(t time.Time) Report {
+		if cfg.Observe != nil {
+			return n.advance(t, buf)
+		}
+		return n.advance(t, tl.Entries)
 	}
 	// advance runs the node to t in steps of at most a minute, so that
 	// what Observe streams is never held for longer.
 	advance := func(t time.Time) {
 		for n.Now().Add(time.Minute).Before(t) {
-			report(n.Advance(n.Now().Add(time.Minute)))
+			report(step(n.Now().Add(time.Minute)))
 		}
-		report(n.Advance(t))
+		report(step(t))
 	}
 	for i := 0; i < len(ds); {
 		at := start.Add(ds[i].at)

@@ -78,14 +78,15 @@ func (p *podSim) writeAPI() {
 		p.maybeDelete()
 		return
 	}
-	st := new(v1.PodStatus)
-	*st = view
-	p.api = st
 	// The kubelet's pod manager sees the written status through its watch.
 	// (The spec and metadata are never changed in place, only replaced.)
-	pod := *p.pod
-	pod.Status = *st
-	p.pod = &pod
+	// The API status is the new pod's: neither is changed in place.
+	pod := new(v1.Pod)
+	*pod = *p.pod
+	pod.Status = view
+	p.pod = pod
+	st := &pod.Status
+	p.api = st
 	e := p.log(KindAPI, p.loop.Now, "status written: phase "+string(st.Phase))
 	e.API = APIStatus
 	p.fillStatus(e, *st)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"time"
 
@@ -389,16 +390,17 @@ type StoredStatus struct {
 // Image pulls follow SyncInput.Images (see Image). Not modelled: volumes, the pod-cgroup side of a
 // resize (UpdatePodSandboxResources and the cgroup writes) and its
 // failures, and start failures other than back-off and postStart hooks.
-func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone()) }
+func Sync(in SyncInput) SyncOutput { return runSync(in, in.Memory.clone(), nil) }
 
 // runSync is Sync starting from m, which it changes in place: Sync passes a
-// clone of in.Memory, the node its own memory made ready by handOver.
-func runSync(in SyncInput, m Memory) SyncOutput {
+// clone of in.Memory, the node its own memory made ready by handOver, and
+// the pod's statusMemo (nil: none).
+func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 	in.Delays = in.Delays.orDefault()
 	if in.Runtime == nil {
 		in.Runtime = &runtimestate.Pod{}
 	}
-	s := &syncer{in: in, out: SyncOutput{Memory: m}}
+	s := &syncer{in: in, out: SyncOutput{Memory: m}, memo: memo}
 	if in.Pod == nil {
 		s.out.Requeue = RequeueNever
 		return s.out
@@ -434,6 +436,71 @@ type syncer struct {
 	clock time.Duration
 	// pulled counts the sync's own pulls per image.
 	pulled map[string]int
+	// memo is the pod's record of SyncPod's last status generation, or nil.
+	memo *statusMemo
+}
+
+// statusMemo remembers that SyncPod generated, from a set of inputs, a
+// status equal to the one the status manager held, so stored nothing: a
+// later SyncPod with the same inputs generates the same status and stores
+// nothing either, and skips both steps. The inputs are the pod, the pod
+// cache's runtime state and the cached status, none of which is ever
+// changed in place (each is replaced), so their pointers stand for them;
+// the reason cache and the probe results, which are changed in place, by
+// copies of their contents; and the gates. The clock is read only for
+// activeDeadlineSeconds: a pod with one is never skipped. (The status
+// manager's step reads the clock only for what differs from the cached
+// status, which here nothing does.)
+type statusMemo struct {
+	valid         bool
+	pod           *v1.Pod
+	runtime       *runtimestate.Pod
+	cached        *v1.PodStatus
+	features      features.Set
+	startFailures map[string]vocab.StartFailure
+	probes        map[string]vocab.ProbeResults
+	phase         v1.PodPhase // of the status generated
+	hits          int         // status steps skipped
+}
+
+// unchanged reports whether SyncPod's status step would store nothing, as
+// it last did; the phase is the one generated then.
+func (memo *statusMemo) unchanged(s *syncer) (v1.PodPhase, bool) {
+	m := &s.out.Memory
+	if memo == nil || statusMemoOff || !memo.valid || memo.pod != s.pod || memo.runtime != s.in.Runtime || memo.cached != m.Status ||
+		memo.features != s.in.Kubelet.Features || s.pod.Spec.ActiveDeadlineSeconds != nil ||
+		!maps.Equal(memo.startFailures, m.StartFailures) || !maps.Equal(memo.probes, m.Probes) {
+		return "", false
+	}
+	memo.hits++
+	return memo.phase, true
+}
+
+// statusMemoOff turns statusMemo off, for the test that compares
+// timelines with and without it.
+var statusMemoOff bool
+
+// record notes what unchanged compares against after a status step that
+// stored nothing (same true) or the loss of that record.
+func (memo *statusMemo) record(s *syncer, same bool, phase v1.PodPhase) {
+	if memo == nil {
+		return
+	}
+	memo.valid = same
+	if !same {
+		memo.pod, memo.runtime, memo.cached = nil, nil, nil
+		return
+	}
+	m := &s.out.Memory
+	memo.pod, memo.runtime, memo.cached, memo.features, memo.phase = s.pod, s.in.Runtime, m.Status, s.in.Kubelet.Features, phase
+	if memo.startFailures == nil {
+		memo.startFailures = map[string]vocab.StartFailure{}
+		memo.probes = map[string]vocab.ProbeResults{}
+	}
+	clear(memo.startFailures)
+	maps.Copy(memo.startFailures, m.StartFailures)
+	clear(memo.probes)
+	maps.Copy(memo.probes, m.Probes)
 }
 
 func (s *syncer) now() time.Time { return s.in.Now.Add(s.clock) }

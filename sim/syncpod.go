@@ -21,16 +21,24 @@ func (s *syncer) syncPod() {
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	f := in.Kubelet.Features
 
-	// The status comes first; a terminal phase ends SyncPod.
-	st := s.generate(false)
-	stored := s.store(st, "SyncPod")
-	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
+	// The status comes first; a terminal phase ends SyncPod. When the
+	// inputs are those of the last SyncPod, which stored nothing, the
+	// status is not generated again (statusMemo).
+	ph, stored := s.memo.unchanged(s)
+	if !stored {
+		st := s.generate(false)
+		n := len(s.out.Statuses)
+		stored = s.store(st, "SyncPod")
+		s.memo.record(s, stored && len(s.out.Statuses) == n, st.Phase)
+		ph = st.Phase
+	}
+	if ph == v1.PodSucceeded || ph == v1.PodFailed {
 		s.out.Result.Terminal = true
 		s.out.Requeue = RequeueNow
-		msg := fmt.Sprintf("pod reached phase %s: terminating", st.Phase)
+		msg := fmt.Sprintf("pod reached phase %s: terminating", ph)
 		if !stored {
 			// SyncPod reads the phase it generated, stored or not.
-			msg = fmt.Sprintf("pod reached phase %s in the status SyncPod generated (not stored): terminating", st.Phase)
+			msg = fmt.Sprintf("pod reached phase %s in the status SyncPod generated (not stored): terminating", ph)
 		}
 		s.out.Messages = append(s.out.Messages, msg)
 		return
