@@ -74,8 +74,9 @@ func (p *podSim) tryRun() {
 	}
 	// The sync's memory is handed over: the worker takes the output's
 	// as its own when the sync completes (finish).
+	startResize := p.mem.Resize
 	out := runSync(SyncInput{
-		Pod:        p.pod,
+		Pod:        p.allocatedPod(),
 		Runtime:    cache,
 		Now:        p.loop.Now,
 		Memory:     p.mem,
@@ -97,7 +98,7 @@ func (p *podSim) tryRun() {
 	p.log(KindSync, p.loop.Now, oneLine(msg)).Work = work.String()
 	// The sync's effects play out on the pod's loop: each call starts and
 	// is done, statuses are stored, the sync completes.
-	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation}
+	sp := &syncPlay{p: p, start: p.loop.Now, out: out, work: work, gen: p.pod.Generation, resize: startResize}
 	sp.fn = sp.play
 	for i, c := range out.Calls {
 		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
@@ -135,6 +136,8 @@ type syncPlay struct {
 	work  termination.WorkType
 	gen   int64 // the pod's generation when the sync ran
 	fn    func(int64)
+	// resize are the resize conditions when the sync started.
+	resize ResizeConditions
 }
 
 // The steps of a syncPlay: the index of a call or status times 4 plus the
@@ -148,6 +151,12 @@ const (
 
 func (sp *syncPlay) play(arg int64) {
 	if arg == playFinish {
+		// The resize conditions are the status manager's, shared with
+		// the allocation manager: what the sync set stands unless the
+		// allocation manager changed them while it ran.
+		if live := sp.p.mem.Resize; live.Pending != sp.resize.Pending || live.InProgress != sp.resize.InProgress {
+			sp.out.Memory.Resize = live
+		}
 		sp.p.finish(sp.out, sp.work)
 		return
 	}
@@ -226,6 +235,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	// v1.35 waits for the relist or the resync.
 	if out.ResetAll && f.Version().Minor() >= 36 {
 		p.pending = true
+	}
+	if out.Reinspect {
+		p.requestReinspect()
 	}
 	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {
 		p.relistPod()

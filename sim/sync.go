@@ -57,6 +57,9 @@ type Memory struct {
 	// ImagePulls are the image manager's records of the pod's image
 	// pulls (the image back-off), by "<pod UID>_<image>".
 	ImagePulls map[string]ImagePullRecord `json:"imagePulls,omitempty"`
+	// Resize are the PodResizePending and PodResizeInProgress conditions
+	// the status manager holds (see ResizeConditions).
+	Resize ResizeConditions `json:"resize,omitzero"`
 }
 
 // clone returns a copy of m that shares no memory with it.
@@ -358,6 +361,10 @@ type SyncOutput struct {
 	// ResetAll is true when the sync removed containers for
 	// RestartAllContainers (the kubelet then syncs the pod again at once).
 	ResetAll bool `json:"resetAll,omitempty"`
+	// Reinspect is true when the sync resized the pod in place
+	// (doPodResizeAction): the kubelet asks the PLEG to inspect the pod
+	// again at its next relist, which then syncs it (PodSync).
+	Reinspect bool `json:"reinspect,omitempty"`
 	// Memory is the kubelet's remembered state after the sync.
 	Memory Memory `json:"memory"`
 }
@@ -447,15 +454,21 @@ func (s *syncer) call(c Call, d time.Duration) {
 }
 
 // generate builds the pod status from the cache, as generateAPIPodStatus.
+// The resize conditions are the status manager's (determinePodResizeStatus):
+// a terminal pod clears them.
 func (s *syncer) generate(podIsTerminal bool) v1.PodStatus {
 	m := &s.out.Memory
+	if podIsTerminal {
+		m.Resize = ResizeConditions{}
+	}
 	r := podstatus.Compute(s.pod, s.in.Runtime, podstatus.Options{
-		Features:      s.in.Kubelet.Features,
-		Cached:        m.Status,
-		PodIsTerminal: podIsTerminal,
-		Now:           s.now(),
-		StartFailures: m.StartFailures,
-		Probes:        m.Probes,
+		Features:         s.in.Kubelet.Features,
+		Cached:           m.Status,
+		PodIsTerminal:    podIsTerminal,
+		Now:              s.now(),
+		StartFailures:    m.StartFailures,
+		Probes:           m.Probes,
+		ResizeConditions: m.Resize.list(),
 	})
 	return r.Status
 }

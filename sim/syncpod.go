@@ -21,7 +21,9 @@ func (s *syncer) syncPod() {
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	f := in.Kubelet.Features
 
-	// The status comes first; a terminal phase ends SyncPod.
+	// Whether a resize is in progress, then the status; a terminal phase
+	// ends SyncPod.
+	s.resizeProgress()
 	st := s.generate(false)
 	stored := s.store(st, "SyncPod")
 	if st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed {
