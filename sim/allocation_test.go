@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -198,5 +199,27 @@ func TestResizeAboveAllocatable(t *testing.T) {
 	bad := v1.ResourceList{v1.ResourceEphemeralStorage: resource.MustParse("1Gi")}
 	if _, err := sim.Simulate(sim.Config{}, []sim.PodInput{{Pod: pod, Actions: []sim.Action{{At: sec(5), OtherRequests: &bad}}}}); err == nil || !strings.Contains(err.Error(), "only cpu and memory") {
 		t.Fatalf("otherRequests of ephemeral-storage: error %v", err)
+	}
+}
+
+// Every status the kubelet writes around a deferred, then admitted resize
+// is one podstatus.Check accepts for the pod the API holds then.
+func TestResizeStatusesPassCheck(t *testing.T) {
+	pod := resizePod(nil)
+	tl := run(t, sim.Config{Seed: 1, For: sec(120)}, sim.PodInput{Pod: pod, Actions: []sim.Action{
+		{At: sec(10), OtherRequests: others("1800m")},
+		{At: sec(20), Resize: cpuResize("400m")},
+		{At: sec(40), OtherRequests: others("")},
+	}})
+	for _, e := range apiStatuses(tl) {
+		p := pod.DeepCopy()
+		if e.At >= 20*time.Second {
+			p.Spec.Containers[0].Resources.Requests[v1.ResourceCPU] = resource.MustParse("400m")
+			p.Generation++
+		}
+		p.Status = e.Status.Status
+		if m := podstatus.Check(p, podstatus.RecomputeOptions{Now: tl.Start.Add(e.At)}); len(m) > 0 {
+			t.Errorf("%s: %+v", e.At, m)
+		}
 	}
 }
