@@ -52,6 +52,13 @@ func podRequests(pod *v1.Pod, f features.Set) v1.ResourceList {
 	return reqs
 }
 
+// PodRequests is the pod's requests as resourcehelper.PodRequests
+// (k8s.io/component-helpers/resource) computes them with the options the
+// scheduler's noderesources fitsRequest passes when the kubelet admits a
+// pod or a resize (lifecycle/predicate.go Admit): the same sum as
+// status.allocatedResources (see podRequests).
+func PodRequests(pod *v1.Pod, f features.Set) v1.ResourceList { return podRequests(pod, f) }
+
 // addList adds each quantity of add to list.
 func addList(list, add v1.ResourceList) {
 	for name, q := range add {

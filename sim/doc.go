@@ -195,12 +195,22 @@
 //     J(10 s) or on the next PLEG event, and the container restarts per
 //     its policy through the crash-loop back-off. Exec preStop hooks are
 //     ExecSync calls from the start of the kill.
-//   - In-place resize (Action.Resize; kuberuntime_manager.go
-//     doPodResizeAction, updatePodContainerResources): the resize is
-//     admitted at once; the sync decides through podactions.Compute
+//   - In-place resize (Action.Resize; allocation.go, resize.go): the pod
+//     manager holds the resized pod, the worker syncs the allocated one;
+//     the allocation manager admits a resize when the pod's requests fit
+//     the node's allocatable (Config.Allocatable) next to the other pods'
+//     requests (Action.OtherRequests), else PodResizePending Deferred
+//     (allocation/allocation_manager.go handlePodResourcesResize,
+//     lifecycle/predicate.go Admit), retried when the other pods release
+//     requests and every 3 minutes; SyncPod keeps PodResizeInProgress
+//     while an allocated resource differs from the actuated one
+//     (IsPodResizeInProgress) and decides through podactions.Compute
 //     against Memory.Actuated: a restart where the resizePolicy says
 //     RestartContainer, otherwise UpdateContainerResources calls, memory
-//     then cpu, each updating the actuated record.
+//     then cpu, each updating the actuated record, after which the PLEG
+//     reinspects the pod and syncs it; containerStatuses[].resources are
+//     what the runtime reports, allocatedResources the allocation. The
+//     API server refuses a resize above the allocatable.
 //   - Image pulls (images.go; images/image_manager.go EnsureImageExists,
 //     kuberuntime_container.go startContainer): Script.Images says which
 //     images are missing and how each pull goes; imagePullPolicy Never,
@@ -215,10 +225,8 @@
 // Not modelled: the image puller's queue across pods, runtime contention
 // between pods (each pod's calls take the script's delays whatever the
 // others do), volumes, start failures other than crash-loop back-off, image
-// pulls and postStart hooks, the kubelet's resize admission (node capacity;
-// PodResizePending Deferred or Infeasible), the PodResizePending and
-// PodResizeInProgress conditions, the resources and allocatedResources
-// fields of container statuses, UpdatePodSandboxResources and the pod cgroup
+// pulls and postStart hooks, other pods' requests unless given
+// (Action.OtherRequests), UpdatePodSandboxResources and the pod cgroup
 // writes of a resize, failed resizes, exec probes as ExecSync calls (the
 // probe results are listed instead), the runtime-health gate, evented PLEG,
 // eviction, and API latency (writes are instant). An action (a kill, a
@@ -227,9 +235,8 @@
 //
 // # Proof
 //
-// The replay package re-runs 28 of the 29 scenarios captured from a real
-// kubelet v1.37.2 (testdata/captured; api-resize is the one left out) as
-// simulations and checks that the statuses
+// The replay package re-runs the 29 scenarios captured from a real
+// kubelet v1.37.2 (testdata/captured) as simulations and checks that the statuses
 // the real kubelet showed appear in the same order and the runtime-changing
 // CRI calls are the same, within stated tolerances, for at least one seed.
 // Property tests run random pods, scripts and actions.

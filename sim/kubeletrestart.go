@@ -72,6 +72,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 		w.stopped = true
 	}
 	p.mem = Memory{Actuated: p.mem.Actuated}
+	p.rz.pending, p.reinspect = false, false
 	p.cache, p.cacheTime = nil, time.Time{}
 	p.record, p.spare, p.seen, p.dirty = map[string]string{}, nil, false, false
 	p.busy, p.pending, p.finished = false, false, false
@@ -132,6 +133,7 @@ func (p *podSim) startKubelet() {
 		p.scheduleHousekeeping()
 	} else {
 		p.update(termination.Update{Type: termination.UpdateCreate, Pod: p.pod})
+		p.resizesAfterRestart()
 	}
 	p.relistAt(now)
 	p.busy = false

@@ -244,7 +244,7 @@ func (n *Node) newPod(in PodInput, index int) (*podSim, error) {
 		func() error { return checkNames(pod, in) },
 		func() error { return in.Script.checkHooks(pod) },
 		func() error { return in.Script.checkImages(pod, in.Actions) },
-		func() error { return checkResizes(pod, in.Actions, cfg.Kubelet.Features) },
+		func() error { return checkResizes(pod, in.Actions, cfg.Kubelet.Features, cfg.allocatable()) },
 	} {
 		if err := check(); err != nil {
 			return nil, fmt.Errorf("sim: pod %s: %w", key, err)

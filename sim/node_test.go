@@ -108,7 +108,7 @@ func drive(cfg Config, pods []PodInput, d driver) (*Timeline, error) {
 			obj.Spec.EphemeralContainers = append(obj.Spec.EphemeralContainers, *a.AddEphemeral)
 			err = n.UpdatePod(e.at, obj, nil)
 		case a.Resize != nil && d.api():
-			obj, err = resizedPod(apidefaults.PodCopy(obj), a.Resize, cfg.Kubelet.Features)
+			obj, err = resizedPod(apidefaults.PodCopy(obj), a.Resize, cfg.Kubelet.Features, cfg.allocatable())
 			if err == nil {
 				err = n.UpdatePod(e.at, obj, nil)
 			}

@@ -120,7 +120,7 @@ func diffPod(cur, next *v1.Pod, cfg Config) ([]Action, bool, error) {
 	}
 	if len(resize) > 0 {
 		a := Action{Resize: resize}
-		if _, err := resizedPod(cur, resize, cfg.Kubelet.Features); err != nil {
+		if _, err := resizedPod(cur, resize, cfg.Kubelet.Features, cfg.allocatable()); err != nil {
 			return nil, false, err
 		}
 		acts = append(acts, a)
@@ -156,9 +156,11 @@ func checkAction(p *podSim, a Action) error {
 	case a.AddEphemeral != nil && has(a.AddEphemeral.Name):
 		return fmt.Errorf("%s: the pod already has a container %s: the API server would reject the ephemeral container", a, a.AddEphemeral.Name)
 	case a.Resize != nil:
-		if _, err := resizedPod(p.pod, a.Resize, p.node.cfg.Kubelet.Features); err != nil {
+		if _, err := resizedPod(p.pod, a.Resize, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable()); err != nil {
 			return err
 		}
+	case a.OtherRequests != nil:
+		return checkOtherRequests(*a.OtherRequests)
 	case a.SetCondition != nil:
 		return checkSetCondition(p, *a.SetCondition)
 	case a.RestartKubelet != nil && *a.RestartKubelet < 0:

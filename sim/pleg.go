@@ -120,8 +120,14 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	p.ids = ids[:0]
 	p.record, p.spare = cur, p.record
-	if len(events) == 0 && p.seen {
+	reinspect := p.reinspect
+	p.reinspect = false
+	if len(events) == 0 && p.seen && !reinspect {
 		return
+	}
+	if len(events) == 0 && reinspect {
+		// A full reinspection always syncs the pod (reconcilePodRecord).
+		events = append(events, "PodSync")
 	}
 	p.seen = true
 	p.cache = p.rt.snapshot(t)
@@ -155,3 +161,10 @@ func (p *podSim) relistAt(t time.Time) {
 
 // pruneDead removes the exited instances of container name but the newest;
 // every exited instance when name is "".
+
+// requestReinspect is RequestPodReinspect: the next relist of the pod
+// inspects it and syncs it even when no container changed.
+func (p *podSim) requestReinspect() {
+	p.reinspect = true
+	p.markDirty()
+}

@@ -109,6 +109,10 @@ type podSim struct {
 	// housekeeping and deadline checks scheduled.
 	housekeeping bool
 	deadline     time.Time
+	// rz is the allocation manager's part (allocation.go); reinspect: the
+	// PLEG inspects the pod at its next relist (after a resize).
+	rz        resizeState
+	reinspect bool
 }
 
 // released reports whether the kubelet forgot the pod's worker and no API
@@ -172,6 +176,7 @@ func (p *podSim) add() {
 		e.API = APICreated
 		p.fillStatus(e, *p.api)
 	}
+	p.admitPod()
 	p.update(termination.Update{Type: termination.UpdateCreate, Pod: p.pod})
 }
 
@@ -209,6 +214,8 @@ func (p *podSim) act(a Action) {
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
 	case a.Resize != nil:
 		p.resize(a.Resize)
+	case a.OtherRequests != nil:
+		p.otherRequests(*a.OtherRequests)
 	case a.SetCondition != nil:
 		p.apiSetCondition(*a.SetCondition, entry)
 	case a.RestartKubelet != nil:

@@ -74,8 +74,9 @@ func (p *podSim) tryRun() {
 	}
 	// The sync's memory is handed over: the worker takes the output's
 	// as its own when the sync completes (finish).
+	startResize := p.mem.Resize
 	out := runSync(SyncInput{
-		Pod:        p.pod,
+		Pod:        p.allocatedPod(),
 		Runtime:    cache,
 		Now:        p.loop.Now,
 		Memory:     p.mem,
@@ -99,7 +100,7 @@ func (p *podSim) tryRun() {
 		sp.fn = sp.play
 	}
 	p.freePlay = nil
-	sp.start, sp.out, sp.work, sp.gen = p.loop.Now, out, work, p.pod.Generation
+	sp.start, sp.out, sp.work, sp.gen, sp.resize = p.loop.Now, out, work, p.pod.Generation, startResize
 	for i, c := range out.Calls {
 		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
 		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
@@ -151,6 +152,8 @@ type syncPlay struct {
 	work  termination.WorkType
 	gen   int64 // the pod's generation when the sync ran
 	fn    func(int64)
+	// resize are the resize conditions when the sync started.
+	resize ResizeConditions
 }
 
 // The steps of a syncPlay: the index of a call or status times 4 plus the
@@ -166,8 +169,14 @@ func (sp *syncPlay) play(arg int64) {
 	if arg == playFinish {
 		// Finishing is the sync's last step (every call and status
 		// comes before its end): the next sync may play on sp again,
-		// while finish reads its own copy of the output.
+		// while finish reads its own copy of the output. The resize
+		// conditions are the status manager's, shared with the
+		// allocation manager: what the sync set stands unless the
+		// allocation manager changed them while it ran.
 		out, work := sp.out, sp.work
+		if live := sp.p.mem.Resize; live.Pending != sp.resize.Pending || live.InProgress != sp.resize.InProgress {
+			out.Memory.Resize = live
+		}
 		sp.out = SyncOutput{}
 		sp.p.freePlay = sp
 		sp.p.finish(out, work)
@@ -248,6 +257,9 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	// v1.35 waits for the relist or the resync.
 	if out.ResetAll && f.Version().Minor() >= 36 {
 		p.pending = true
+	}
+	if out.Reinspect {
+		p.requestReinspect()
 	}
 	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {
 		p.relistPod()

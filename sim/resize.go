@@ -21,23 +21,19 @@ import (
 // In-place resize, as modelled.
 //
 // Action.Resize changes the pod's cpu and memory requests and limits as
-// `kubectl patch pod --subresource resize` does; the API server bumps the
-// pod's generation. The kubelet is taken to admit the resize at once (the
-// simulated node has room for anything): its pod manager holds the new
-// (allocated) resources and the pod worker syncs the pod. SyncPod then
-// decides through podactions.Compute, against the resources the kubelet
-// last actuated (Memory.Actuated): a container whose resizePolicy says
-// RestartContainer for a changed resource is killed and started again;
-// otherwise each changed container gets UpdateContainerResources calls,
-// memory first, then cpu (doPodResizeAction, updatePodContainerResources),
-// and the actuated record follows each call.
+// `kubectl patch pod --subresource resize` does; the API server refuses
+// requests above the node's allocatable and bumps the pod's generation.
+// The kubelet's allocation manager admits the resize or defers it
+// (allocation.go); SyncPod then decides through podactions.Compute,
+// against the resources the kubelet last actuated (Memory.Actuated): a
+// container whose resizePolicy says RestartContainer for a changed
+// resource is killed and started again; otherwise each changed container
+// gets UpdateContainerResources calls, memory first, then cpu
+// (doPodResizeAction, updatePodContainerResources), and the actuated
+// record follows each call.
 //
-// Not modelled: the kubelet's admission of the resize (node capacity,
-// PodResizePending with Deferred or Infeasible), the PodResizePending and
-// PodResizeInProgress conditions, status.containerStatuses[].resources and
-// allocatedResources, UpdatePodSandboxResources and the pod cgroup writes,
-// the memory-usage check before a memory limit decrease, and failed
-// resizes.
+// Not modelled: UpdatePodSandboxResources and the pod cgroup writes, the
+// memory-usage check before a memory limit decrease, and failed resizes.
 
 // ContainerResources are the Linux resources an UpdateContainerResources
 // call sets (the CRI's LinuxContainerResources, the fields a resize
@@ -113,6 +109,15 @@ func requirements(r podactions.Resources) v1.ResourceRequirements {
 // emptyDir limits follow the spec when Compute resized them.
 func (s *syncer) resize(acts podactions.Actions) {
 	m := &s.out.Memory
+	volumes := len(acts.VolumesToUpsize)+len(acts.VolumesToDownsize) > 0
+	if len(acts.MemoryUpdates)+len(acts.CPUUpdates) == 0 && !acts.UpdatePodResources && !acts.UpdatePodLevelResources && !volumes {
+		return
+	}
+	// doPodResizeAction asks the PLEG to inspect the pod again (its
+	// deferred RequestPodReinspect), and its result is a sync result, so
+	// the kubelet relists the pod right after the sync.
+	s.out.Reinspect = true
+	s.out.ActedOnRuntime = true
 	// One current value per container, shared by its memory and cpu
 	// updates, as the kubelet's containerToUpdateInfo is.
 	current := map[string]podactions.Resources{}
@@ -156,9 +161,11 @@ func (s *syncer) resize(acts podactions.Actions) {
 // replaces the container's own; the others are kept. It returns an error
 // for what the API server rejects: a name that is no such container, an
 // init container that is not a sidecar, a resource other than cpu and
-// memory, a change of the pod's QoS class, or resources the pod's
-// validation rejects.
-func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Set) (*v1.Pod, error) {
+// memory, a change of the pod's QoS class, resources the pod's
+// validation rejects, or requests above the node's allocatable (the
+// PodResizeValidator admission plugin, plugin/pkg/admission/podresize
+// validateRequestsWithinAllocatable).
+func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Set, allocatable v1.ResourceList) (*v1.Pod, error) {
 	out := pod.DeepCopy()
 	names := make([]string, 0, len(r))
 	for name := range r {
@@ -222,7 +229,29 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Se
 	if err := validation.Pod(out); err != nil {
 		return nil, fmt.Errorf("resize: the API server would reject the resized pod: %w", err)
 	}
+	if err := withinAllocatable(out, allocatable, f); err != nil {
+		return nil, fmt.Errorf("resize: the API server refuses it (PodResizeValidator, NodeCapacity): %w", err)
+	}
 	return out, nil
+}
+
+// withinAllocatable is the PodResizeValidator's
+// validateRequestsWithinAllocatable: the pod's cpu and memory requests
+// (resourcehelper.PodRequests) must not exceed the node's allocatable.
+func withinAllocatable(pod *v1.Pod, allocatable v1.ResourceList, f features.Set) error {
+	req := podstatus.PodRequests(pod, f)
+	var msg []string
+	cpu, mem := req[v1.ResourceCPU], req[v1.ResourceMemory]
+	if a := allocatable[v1.ResourceCPU]; cpu.Cmp(a) > 0 {
+		msg = append(msg, fmt.Sprintf("cpu, requested: %d, allocatable: %d", cpu.MilliValue(), a.MilliValue()))
+	}
+	if a := allocatable[v1.ResourceMemory]; mem.Cmp(a) > 0 {
+		msg = append(msg, fmt.Sprintf("memory, requested: %d, allocatable: %d", mem.Value(), a.Value()))
+	}
+	if len(msg) > 0 {
+		return fmt.Errorf("node didn't have enough allocatable resources: %s", strings.Join(msg, "; "))
+	}
+	return nil
 }
 
 // qos is the pod's QoS class, as the kubelet's status reports it.
@@ -231,16 +260,22 @@ func qos(pod *v1.Pod, f features.Set) v1.PodQOSClass {
 }
 
 // checkResizes applies the resizes of actions in time order to a copy of
-// pod and returns the first error.
-func checkResizes(pod *v1.Pod, actions []Action, f features.Set) error {
+// pod and returns the first error; it also checks OtherRequests (cpu and
+// memory only, none negative).
+func checkResizes(pod *v1.Pod, actions []Action, f features.Set, allocatable v1.ResourceList) error {
 	as := append([]Action{}, actions...)
 	sort.SliceStable(as, func(i, j int) bool { return as[i].At < as[j].At })
 	cur := pod
 	for _, a := range as {
+		if a.OtherRequests != nil {
+			if err := checkOtherRequests(*a.OtherRequests); err != nil {
+				return fmt.Errorf("action at %s: %w", a.At, err)
+			}
+		}
 		if a.Resize == nil {
 			continue
 		}
-		next, err := resizedPod(cur, a.Resize, f)
+		next, err := resizedPod(cur, a.Resize, f, allocatable)
 		if err != nil {
 			return fmt.Errorf("action at %s: %w", a.At, err)
 		}
@@ -252,14 +287,16 @@ func checkResizes(pod *v1.Pod, actions []Action, f features.Set) error {
 // resize is the API server accepting a resize and the kubelet admitting
 // it: the pod manager holds the new resources, and the worker syncs.
 func (p *podSim) resize(r map[string]v1.ResourceRequirements) {
-	pod, err := resizedPod(p.pod, r, p.node.cfg.Kubelet.Features)
+	pod, err := resizedPod(p.pod, r, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable())
 	if err != nil {
 		// Simulate checked every resize against the pod beforehand.
 		p.log(KindAction, p.loop.Now, "resize rejected: "+err.Error())
 		return
 	}
 	pod.Generation++
+	old := p.pod
 	p.pod = pod
+	p.resized(old)
 	p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
 }
 
@@ -286,4 +323,17 @@ func resizeWords(r map[string]v1.ResourceRequirements) string {
 		parts = append(parts, name+" "+strings.Join(vals, ","))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// checkOtherRequests: cpu and memory only, none negative.
+func checkOtherRequests(l v1.ResourceList) error {
+	for rn, q := range l {
+		if rn != v1.ResourceCPU && rn != v1.ResourceMemory {
+			return fmt.Errorf("otherRequests: %s: only cpu and memory are counted", rn)
+		}
+		if q.Sign() < 0 {
+			return fmt.Errorf("otherRequests: %s: negative (%s)", rn, q.String())
+		}
+	}
+	return nil
 }

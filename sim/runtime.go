@@ -156,8 +156,15 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 
 func (p *podSim) apply(c Call, start time.Time) {
 	done := start.Add(c.Done)
-	if c.Method == "ExecSync" || c.Method == "UpdateContainerResources" {
-		// Neither changes what a relist sees.
+	if c.Method == "UpdateContainerResources" {
+		// The runtime reports the new values; no relist event.
+		if in := p.rt.find(c.ID); in != nil && c.Resources != nil {
+			in.c.Resources = reportedResources(*c.Resources, memoryRequest(p.allocatedPod(), c.Name))
+		}
+		return
+	}
+	if c.Method == "ExecSync" {
+		// It does not change what a relist sees.
 		return
 	}
 	if c.Method == "PullImage" {
@@ -177,13 +184,19 @@ func (p *podSim) apply(c Call, start time.Time) {
 	case "CreateContainer":
 		k := p.created[c.Name]
 		p.created[c.Name] = k + 1
-		spec := containerByName(p.pod, c.Name)
+		spec := containerByName(p.allocatedPod(), c.Name)
 		in := &instance{run: p.drawRun(p.script.Containers[c.Name].run(k))}
 		in.c = runtimestate.Container{ID: c.ID, Name: c.Name, SandboxID: c.Sandbox, State: runtimestate.Created,
 			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
 		if spec != nil {
 			in.c.Image = spec.Image
 			in.c.ImageRef = "sha256:" + spec.Image
+			// A container without requests or limits shows none in its
+			// status whatever the runtime reports (apistatus).
+			if r := spec.Resources; c.Kind != "ephemeral" && (len(r.Requests) > 0 || len(r.Limits) > 0) {
+				lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
+				in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
+			}
 		}
 		p.rt.containers = append(p.rt.containers, in)
 		if p.rt.logs == nil {

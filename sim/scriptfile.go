@@ -108,6 +108,10 @@ type ScriptAction struct {
 	// Resize resizes containers in place: by name, the requests and
 	// limits to set (kubectl patch pod --subresource resize).
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// OtherRequests are the summed requests of the node's other pods from
+	// then on (otherRequests: {cpu: 1500m}; {} when they are gone): a
+	// resize that does not fit next to them is deferred.
+	OtherRequests *v1.ResourceList `json:"otherRequests,omitempty"`
 	// SetCondition sets a condition in the pod's status as another API
 	// client does (a readiness gate's): {type: example.com/gate, status:
 	// "True"} (quote the status: YAML reads a bare True as a boolean).
@@ -121,7 +125,7 @@ type ScriptAction struct {
 func (a ScriptAction) Action() Action {
 	out := Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
 		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize,
-		SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet}
+		OtherRequests: a.OtherRequests, SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet}
 	if a.Delete {
 		g := int64(-1)
 		if a.GracePeriod != nil {
@@ -328,13 +332,13 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
 		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil,
-			a.SetCondition != nil, a.RestartKubelet != nil} {
+			a.OtherRequests != nil, a.SetCondition != nil, a.RestartKubelet != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, setCondition, restartKubelet (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, otherRequests, setCondition, restartKubelet (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -353,6 +357,11 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		for _, n := range keycheck.Sorted(a.Resize) {
 			if _, ok := specs[n]; !ok {
 				return nil, notAContainer(append(at, pathSeg{key: "resize"}, pathSeg{key: n}), n)
+			}
+		}
+		if l := a.OtherRequests; l != nil {
+			if err := checkOtherRequests(*l); err != nil {
+				return nil, fail(append(at, pathSeg{key: "otherRequests"}), "%s", strings.TrimPrefix(err.Error(), "otherRequests: "))
 			}
 		}
 		if d := a.RestartKubelet; d != nil && *d < 0 {

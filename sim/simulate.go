@@ -35,6 +35,11 @@ type Config struct {
 	// KubeletUptime when that is set, else the phase is drawn from Seed,
 	// like those of the kubelet's other loops.
 	ContainerGC Duration `json:"containerGC,omitempty"`
+	// Allocatable is the node's allocatable cpu and memory, against which
+	// the kubelet admits a resize (nil: DefaultAllocatable, a real node's;
+	// see allocation.go). The API server refuses a resize whose requests
+	// exceed it.
+	Allocatable v1.ResourceList `json:"allocatable,omitempty"`
 	// For is how long to simulate (0: 10 minutes); the simulation of a
 	// pod also ends when it is gone and the kubelet is done with it.
 	For Duration `json:"for,omitempty"`
@@ -91,9 +96,15 @@ type Action struct {
 	AddEphemeral *v1.EphemeralContainer `json:"addEphemeral,omitempty"`
 	// Resize resizes containers in place (kubectl patch pod --subresource
 	// resize): by container name, the requests and limits to set; each
-	// one given replaces the container's own. The kubelet is taken to
-	// admit it at once; see resize.go's notes for what is modelled.
+	// one given replaces the container's own. The kubelet admits it when
+	// it fits next to the node's other pods (OtherRequests), defers it
+	// otherwise; see allocation.go and resize.go for what is modelled.
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// OtherRequests are the summed cpu and memory requests of the node's
+	// other pods the kubelet holds from this time on (none before the
+	// first such action): another pod admitted, reaching a terminal phase
+	// or gone. A fall retries a deferred resize of the pod.
+	OtherRequests *v1.ResourceList `json:"otherRequests,omitempty"`
 	// SetCondition is another API client setting a condition in the
 	// object's status, such as a readiness gate's (kubectl patch
 	// --subresource status): its type and status (reason and message
@@ -124,6 +135,8 @@ func (a Action) String() string {
 		return "add ephemeral container " + a.AddEphemeral.Name
 	case a.Resize != nil:
 		return "resize " + resizeWords(a.Resize)
+	case a.OtherRequests != nil:
+		return "other pods request " + resourceWords(*a.OtherRequests)
 	case a.SetCondition != nil:
 		return fmt.Sprintf("set condition %s %s", a.SetCondition.Type, a.SetCondition.Status)
 	case a.RestartKubelet != nil:

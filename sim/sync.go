@@ -58,6 +58,9 @@ type Memory struct {
 	// ImagePulls are the image manager's records of the pod's image
 	// pulls (the image back-off), by "<pod UID>_<image>".
 	ImagePulls map[string]ImagePullRecord `json:"imagePulls,omitempty"`
+	// Resize are the PodResizePending and PodResizeInProgress conditions
+	// the status manager holds (see ResizeConditions).
+	Resize ResizeConditions `json:"resize,omitzero"`
 }
 
 // clone returns a copy of m that shares no memory with it.
@@ -359,6 +362,10 @@ type SyncOutput struct {
 	// ResetAll is true when the sync removed containers for
 	// RestartAllContainers (the kubelet then syncs the pod again at once).
 	ResetAll bool `json:"resetAll,omitempty"`
+	// Reinspect is true when the sync resized the pod in place
+	// (doPodResizeAction): the kubelet asks the PLEG to inspect the pod
+	// again at its next relist, which then syncs it (PodSync).
+	Reinspect bool `json:"reinspect,omitempty"`
 	// Memory is the kubelet's remembered state after the sync.
 	Memory Memory `json:"memory"`
 }
@@ -459,8 +466,9 @@ type statusMemo struct {
 	features      features.Set
 	startFailures map[string]vocab.StartFailure
 	probes        map[string]vocab.ProbeResults
-	phase         v1.PodPhase // of the status generated
-	hits          int         // status steps skipped
+	resize        ResizeConditions // the pointers: set* makes new conditions
+	phase         v1.PodPhase      // of the status generated
+	hits          int              // status steps skipped
 }
 
 // unchanged reports whether SyncPod's status step would store nothing, as
@@ -468,7 +476,7 @@ type statusMemo struct {
 func (memo *statusMemo) unchanged(s *syncer) (v1.PodPhase, bool) {
 	m := &s.out.Memory
 	if memo == nil || statusMemoOff || !memo.valid || memo.pod != s.pod || memo.runtime != s.in.Runtime || memo.cached != m.Status ||
-		memo.features != s.in.Kubelet.Features || s.pod.Spec.ActiveDeadlineSeconds != nil ||
+		memo.features != s.in.Kubelet.Features || memo.resize != m.Resize || s.pod.Spec.ActiveDeadlineSeconds != nil ||
 		!maps.Equal(memo.startFailures, m.StartFailures) || !maps.Equal(memo.probes, m.Probes) {
 		return "", false
 	}
@@ -492,7 +500,7 @@ func (memo *statusMemo) record(s *syncer, same bool, phase v1.PodPhase) {
 		return
 	}
 	m := &s.out.Memory
-	memo.pod, memo.runtime, memo.cached, memo.features, memo.phase = s.pod, s.in.Runtime, m.Status, s.in.Kubelet.Features, phase
+	memo.pod, memo.runtime, memo.cached, memo.features, memo.resize, memo.phase = s.pod, s.in.Runtime, m.Status, s.in.Kubelet.Features, m.Resize, phase
 	if memo.startFailures == nil {
 		memo.startFailures = map[string]vocab.StartFailure{}
 		memo.probes = map[string]vocab.ProbeResults{}
@@ -514,15 +522,21 @@ func (s *syncer) call(c Call, d time.Duration) {
 }
 
 // generate builds the pod status from the cache, as generateAPIPodStatus.
+// The resize conditions are the status manager's (determinePodResizeStatus):
+// a terminal pod clears them.
 func (s *syncer) generate(podIsTerminal bool) v1.PodStatus {
 	m := &s.out.Memory
+	if podIsTerminal {
+		m.Resize = ResizeConditions{}
+	}
 	r := podstatus.Compute(s.pod, s.in.Runtime, podstatus.Options{
-		Features:      s.in.Kubelet.Features,
-		Cached:        m.Status,
-		PodIsTerminal: podIsTerminal,
-		Now:           s.now(),
-		StartFailures: m.StartFailures,
-		Probes:        m.Probes,
+		Features:         s.in.Kubelet.Features,
+		Cached:           m.Status,
+		PodIsTerminal:    podIsTerminal,
+		Now:              s.now(),
+		StartFailures:    m.StartFailures,
+		Probes:           m.Probes,
+		ResizeConditions: m.Resize.list(),
 	})
 	return r.Status
 }

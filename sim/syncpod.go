@@ -21,9 +21,10 @@ func (s *syncer) syncPod() {
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	f := in.Kubelet.Features
 
-	// The status comes first; a terminal phase ends SyncPod. When the
-	// inputs are those of the last SyncPod, which stored nothing, the
-	// status is not generated again (statusMemo).
+	// Whether a resize is in progress, then the status; a terminal phase
+	// ends SyncPod. When the inputs are those of the last SyncPod, which
+	// stored nothing, the status is not generated again (statusMemo).
+	s.resizeProgress()
 	ph, stored := s.memo.unchanged(s)
 	if !stored {
 		st := s.generate(false)

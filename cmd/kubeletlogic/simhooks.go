@@ -174,11 +174,12 @@ func writeSimAssumptions(w io.Writer, s *simulation) {
 		fmt.Fprintln(w, "hooks: exec hooks are ExecSync calls in the CRI list (exec probes are not listed); httpGet and sleep hooks make no CRI call")
 	}
 	if resized {
-		fmt.Fprintln(w, "RESIZE — NOT MODELLED: the kubelet's admission of the resize (it is taken as admitted at once: no")
-		fmt.Fprintln(w, "  PodResizePending Deferred/Infeasible), the PodResizePending and PodResizeInProgress conditions,")
-		fmt.Fprintln(w, "  status resources/allocatedResources, UpdatePodSandboxResources and the pod cgroup writes, the")
-		fmt.Fprintln(w, "  memory-usage check before a limit decrease, failed resizes. Modelled: the kubelet's decision")
-		fmt.Fprintln(w, "  (restart per resizePolicy, or UpdateContainerResources: memory, then cpu) and its actuated record.")
+		alloc := sim.DefaultAllocatable()
+		fmt.Fprintf(w, "resize: the kubelet admits it when the pod's requests fit the node's allocatable (cpu %s, memory\n", alloc.Cpu())
+		fmt.Fprintf(w, "  %s; no other pod on the node), else PodResizePending Deferred; PodResizeInProgress while it\n", alloc.Memory())
+		fmt.Fprintln(w, "  is actuated (restart per resizePolicy, or UpdateContainerResources: memory, then cpu). Not modelled:")
+		fmt.Fprintln(w, "  UpdatePodSandboxResources and the pod cgroup writes, the memory-usage check before a limit decrease,")
+		fmt.Fprintln(w, "  failed resizes.")
 	}
 }
 

@@ -7,14 +7,15 @@ import (
 
 // simulate answers the resize question from a manifest: a cpu resize is
 // done in place, a memory resize under resizePolicy RestartContainer
-// restarts the container; the header says loudly what is not modelled.
+// restarts the container; the header says how the kubelet admits it and
+// what is not modelled.
 func TestSimulateResizeFlag(t *testing.T) {
 	web := ex + "web-hooks-resize.yaml"
 	out, errOut, code := runCmd([]string{"simulate", "-f", web, "--resize", "web:cpu=1", "--resize-at", "30s", "--for", "1m"}, "")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"RESIZE — NOT MODELLED", "PodResizeInProgress", "actions: resize web requests.cpu=1,limits.cpu=1 at 30s",
+	for _, want := range []string{"resize: the kubelet admits it when", "PodResizeInProgress", "actions: resize web requests.cpu=1,limits.cpu=1 at 30s",
 		"30.000s  web  UpdateContainerResources web shop.web-web-0 cpu shares 1024, cpu quota 100000/100000, memory limit 128Mi"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("cpu resize: no %q in\n%s", want, out)

@@ -97,7 +97,7 @@ func TestReplayAPITimeline(t *testing.T) {
 			var first string
 			for seed := uint64(1); seed <= seeds; seed++ {
 				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}}
-				tl, err := sim.Simulate(cfg, []sim.PodInput{in})
+				tl, err := sim.Simulate(cfg, []sim.PodInput{forSeed(t, f, zero, in, seed)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -98,39 +100,30 @@ func compareTimed(real, simulated []sim.Call) string {
 	return ""
 }
 
-// TestReplayResizeCalls replays api-resize's admitted resizes as
-// sim.Action Resize: the sim takes a resize as admitted at once, so each
-// is applied when the real kubelet admitted it (its allocation manager's
-// log, resizeAttempts: the deferred cpu 600m one on its retry, the one the
-// API server refused not at all). The runtime-changing CRI calls and the
+// TestReplayResizeCalls replays api-resize as TestReplaySimulation does
+// (simInput: each resize the API server accepted at the time of its PATCH,
+// the other pod's requests while it held them), and compares the CRI
+// calls more closely: the runtime-changing calls and the
 // UpdateContainerResources calls, with the Linux resources they set, must
 // be the real ones, in order and within tolCall, for at least one seed:
 // cpu changes in place, memory changes restart the container (resizePolicy
-// memory RestartContainer). The statuses are not compared: the resize
-// conditions and the status resources are not modelled
-// (TestReplaySimulation skips the scenario for that).
+// memory RestartContainer), the cpu 600m resize waits for the other pod to
+// release its cpu.
 func TestReplayResizeCalls(t *testing.T) {
 	f := fixtureByName(t, "api-resize")
 	in, zero := simInput(t, f)
 	in.At = sim.Duration(kubeletAdd(t, f, zero))
-	resizes := 0
-	for _, a := range f.resizeAttempts() {
-		if a.denied {
-			continue
+	resizes, others := 0, 0
+	for _, a := range in.Actions {
+		if a.Resize != nil {
+			resizes++
 		}
-		pod := f.podAtGeneration(a.generation)
-		if pod == nil {
-			t.Fatalf("no pod of generation %d", a.generation)
+		if a.OtherRequests != nil {
+			others++
 		}
-		r := map[string]v1.ResourceRequirements{}
-		for _, c := range pod.Spec.Containers {
-			r[c.Name] = *c.Resources.DeepCopy()
-		}
-		in.Actions = append(in.Actions, sim.Action{At: sim.Duration(a.at.Sub(zero)), Resize: r})
-		resizes++
 	}
-	if resizes != 5 {
-		t.Fatalf("%d admitted resizes, want 5 (see TestResizeAttempts)", resizes)
+	if resizes != 5 || others != 2 {
+		t.Fatalf("%d accepted resizes and %d changes of the other pods' requests, want 5 and 2 (see TestResizeAttempts)", resizes, others)
 	}
 	end := f.Observations[len(f.Observations)-1].Time.Sub(zero) + time.Second
 	names := map[string]string{}
@@ -156,7 +149,7 @@ func TestReplayResizeCalls(t *testing.T) {
 	}
 	var firstErr string
 	for seed := uint64(1); seed <= seeds; seed++ {
-		tl, err := sim.Simulate(sim.Config{Seed: seed, For: sim.Duration(end)}, []sim.PodInput{in})
+		tl, err := sim.Simulate(sim.Config{Seed: seed, For: sim.Duration(end)}, []sim.PodInput{forSeed(t, f, zero, in, seed)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,4 +182,114 @@ func TestReplayResizeCalls(t *testing.T) {
 		}
 	}
 	t.Fatalf("no seed of %d reproduces the CRI calls; %s", seeds, firstErr)
+}
+
+// resizeEventAction reads a harness event of api-resize as an action: a
+// resize the API server accepted ("resize {patch}: PATCH resize 200")
+// sets the containers' resources of the generation it answered with; one
+// it refused (403: more than the node's allocatable) is no action. The
+// other pod ("other pod api-resize-hog created", "... deleted") holds its
+// requests from its creation (the kubelet admitted it at once) until it
+// reached a terminal phase (what the kubelet's HandlePodReconcile sees):
+// simulated, as the hog pod of tooling/capture/api.go (the trap loop,
+// grace 2 s, cpu 1500m and memory 16Mi), deleted when the harness deleted
+// it.
+func resizeEventAction(t *testing.T, f *fixture, e event, zero time.Time) (sim.Action, bool) {
+	t.Helper()
+	at := sim.Duration(e.Time.Sub(zero))
+	switch {
+	case strings.HasPrefix(e.What, "resize "):
+		if !strings.Contains(e.What, ": PATCH resize 200 ") || e.Object == nil {
+			return sim.Action{}, false
+		}
+		pod := f.podAtGeneration(e.Object.Generation)
+		if pod == nil {
+			t.Fatalf("%s: no pod of generation %d", f.Scenario, e.Object.Generation)
+		}
+		r := map[string]v1.ResourceRequirements{}
+		for _, c := range pod.Spec.Containers {
+			r[c.Name] = *c.Resources.DeepCopy()
+		}
+		return sim.Action{At: at, Resize: r}, true
+	case strings.HasPrefix(e.What, "other pod ") && strings.Contains(e.What, " created "):
+		r := hogPod().Spec.Containers[0].Resources.Requests.DeepCopy()
+		return sim.Action{At: at, OtherRequests: &r}, true
+	case strings.HasPrefix(e.What, "other pod ") && strings.Contains(e.What, " deleted "):
+		var created time.Duration = -1
+		for _, o := range f.Events {
+			if strings.HasPrefix(o.What, "other pod ") && strings.Contains(o.What, " created ") {
+				created = o.Time.Sub(zero)
+			}
+		}
+		if created < 0 {
+			t.Fatalf("%s: the other pod is deleted but never created", f.Scenario)
+		}
+		terminal := hogTerminal(t, sim.Duration(created), at, 1)
+		none := v1.ResourceList{}
+		return sim.Action{At: terminal, OtherRequests: &none}, true
+	}
+	return sim.Action{}, false
+}
+
+// hogPod is tooling/capture/api.go's hogPod: the trap loop under grace 2 s,
+// requests and limits cpu 1500m and memory 16Mi.
+func hogPod() *v1.Pod {
+	grace := int64(2)
+	rl := v1.ResourceList{v1.ResourceCPU: resource.MustParse("1500m"), v1.ResourceMemory: resource.MustParse("16Mi")}
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "api-resize-hog", Namespace: "default", Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+		Spec: v1.PodSpec{
+			HostNetwork: true, RestartPolicy: v1.RestartPolicyAlways, TerminationGracePeriodSeconds: &grace, NodeName: "kl-capture",
+			Containers: []v1.Container{{Name: "hog", Image: "localhost/kl-busybox:1", ImagePullPolicy: v1.PullNever,
+				Command:   []string{"sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"},
+				Resources: v1.ResourceRequirements{Requests: rl, Limits: rl.DeepCopy()}}},
+		},
+	}
+}
+
+// hogTerminal is when the simulated hog, created at created and deleted
+// at deleted, first shows a terminal phase in the API, with seed.
+func hogTerminal(t *testing.T, created, deleted sim.Duration, seed uint64) sim.Duration {
+	t.Helper()
+	grace := int64(-1)
+	in := sim.PodInput{Pod: hogPod(), At: created, Script: sim.Script{Containers: map[string]sim.Behaviour{"hog": {Runs: []sim.Run{trapLoop}}}},
+		Actions: []sim.Action{{At: deleted, Delete: &grace}}}
+	tl, err := sim.Simulate(sim.Config{Seed: seed, For: deleted + sim.Duration(time.Minute)}, []sim.PodInput{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindAPI && e.Status != nil && (e.Status.Status.Phase == v1.PodSucceeded || e.Status.Status.Phase == v1.PodFailed) {
+			return sim.Duration(e.At)
+		}
+	}
+	t.Fatal("the simulated hog pod never reached a terminal phase")
+	return 0
+}
+
+// forSeed returns in with the other pod's release (resizeEventAction,
+// simulated with seed 1 there) simulated with seed: how long the other
+// pod took to terminate is drawn like everything else of a run.
+func forSeed(t *testing.T, f *fixture, zero time.Time, in sim.PodInput, seed uint64) sim.PodInput {
+	t.Helper()
+	var created, deleted time.Duration = -1, -1
+	for _, e := range f.Events {
+		if strings.HasPrefix(e.What, "other pod ") && strings.Contains(e.What, " created ") {
+			created = e.Time.Sub(zero)
+		}
+		if strings.HasPrefix(e.What, "other pod ") && strings.Contains(e.What, " deleted ") {
+			deleted = e.Time.Sub(zero)
+		}
+	}
+	if created < 0 || deleted < 0 || seed == 1 {
+		return in
+	}
+	out := in
+	out.Actions = append([]sim.Action(nil), in.Actions...)
+	for i, a := range out.Actions {
+		if a.OtherRequests != nil && len(*a.OtherRequests) == 0 {
+			out.Actions[i].At = hogTerminal(t, sim.Duration(created), sim.Duration(deleted), seed)
+		}
+	}
+	return out
 }
