@@ -190,7 +190,9 @@ type RuntimeDelays struct {
 	UpdateContainerResources Duration `json:"updateContainerResources,omitempty"`
 	// Relist is how long one PLEG relist takes (listing the runtime and
 	// reading the status of changed pods); the next relist starts one
-	// relist period after the previous one ended.
+	// relist period after the previous one ended. The default, 4.5 ms, is
+	// the one the round-1 captures show: their crash loops' deaths, each
+	// seen by a global relist, lie on a grid of 1.0040 s to 1.0048 s.
 	Relist Duration `json:"relist,omitempty"`
 }
 
@@ -202,7 +204,7 @@ func DefaultRuntimeDelays() RuntimeDelays {
 		StartContainer:  Duration(67 * time.Millisecond),
 		StopPodSandbox:  Duration(25 * time.Millisecond),
 		RemoveContainer: Duration(2 * time.Millisecond),
-		Relist:          Duration(10 * time.Millisecond),
+		Relist:          Duration(4500 * time.Microsecond),
 		// Not captured: no fixture resizes a pod.
 		UpdateContainerResources: Duration(5 * time.Millisecond),
 	}
