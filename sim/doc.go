@@ -175,9 +175,13 @@
 //     newest while the pod's content may not be removed. A pod the
 //     kubelet forgot stays in the runtime until that pass (its name is
 //     free at once); Config.ContainerGC places the passes.
-//   - The phases of the relist, the 1 s tick, housekeeping and container GC
-//     relative to the pods are drawn from the seed: they depend on when the
-//     kubelet started.
+//   - The phases of the relist, the 1 s tick, container GC and the status
+//     manager's sweep relative to the pods are drawn from the seed: they
+//     depend on when the kubelet started. Housekeeping ticks with every
+//     second sync tick (kubelet.go syncLoop makes both tickers together).
+//     Given Config.KubeletUptime, and after a kubelet restart, container
+//     GC runs at the kubelet's start and every minute from it
+//     (createAndInitKubelet, StartGarbageCollection).
 //   - Lifecycle hooks (kuberuntime_container.go startContainer,
 //     killContainer; lifecycle/handlers.go): the postStart hook runs right
 //     after StartContainer and the sync waits for it, so it holds back the

@@ -102,18 +102,18 @@ func (p *podSim) scheduleOwnExit(in *instance) {
 // startKubelet is the new kubelet process.
 func (p *podSim) startKubelet() {
 	now := p.loop.Now
-	// The new process's loops: the PLEG relists at its start, the others
-	// in phases drawn from the seed and the start time (the same for every
-	// pod restarted at that time).
+	// The new process's loops: the PLEG relists and the container GC runs
+	// at its start (gcFromStart), housekeeping ticks with every second sync
+	// tick (syncTicks), the other phases are drawn from the seed and the
+	// start time (the same for every pod restarted at that time).
 	cfg := p.node.cfg
 	rng := rand.New(rand.NewPCG(cfg.Seed^0x2545f4914f6cdd1d, uint64(now.UnixNano())))
 	ph := func(period time.Duration) time.Time { return now.Add(time.Duration(rng.Float64() * float64(period))) }
 	st := *p.node
 	st.kubeletUp = now
 	st.clocks.Relist = now
-	st.clocks.Tick = ph(time.Second)
-	st.clocks.Housekeep = ph(2 * time.Second)
-	st.clocks.GC = ph(time.Minute)
+	st.clocks.Tick, st.clocks.Housekeep = syncTicks(ph(time.Second), rng.Float64())
+	st.clocks.GC = gcFromStart(now)
 	st.clocks.StatusSync = ph(10 * time.Second)
 	p.node = &st
 	p.log(KindSync, now, "kubelet started: the first relist reports every container; the pod comes from its source again").Work = "kubelet started"

@@ -84,17 +84,24 @@ func NewNode(cfg Config) *Node {
 	// period each one is when the simulation starts depends on when the
 	// kubelet started and on how long each relist took, so each phase is
 	// drawn from the seed: the PLEG relist (sliding), the sync loop's 1 s
-	// tick, housekeeping (2 s), container GC (60 s) and the status
-	// manager's sweep (10 s).
+	// tick, container GC (60 s) and the status manager's sweep (10 s).
+	// Housekeeping (2 s) ticks with every second sync tick (syncTicks).
+	// With KubeletUptime given, container GC runs at the kubelet's start
+	// and every minute from it (gcFromStart).
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	ph := func(period time.Duration) time.Duration { return time.Duration(rng.Float64() * float64(period)) }
+	relist := start.Add(ph(cfg.Kubelet.relistPeriod()))
+	tick, housekeep := syncTicks(start.Add(ph(time.Second)), rng.Float64())
 	clocks := engine.Clocks{
-		Relist:      start.Add(ph(cfg.Kubelet.relistPeriod())),
+		Relist:      relist,
 		RelistEvery: cfg.Kubelet.relistPeriod() + DefaultRuntimeDelays().Relist.D(),
-		Tick:        start.Add(ph(time.Second)),
-		Housekeep:   start.Add(ph(2 * time.Second)),
+		Tick:        tick,
+		Housekeep:   housekeep,
 		GC:          start.Add(ph(time.Minute)),
 		StatusSync:  start.Add(ph(10 * time.Second)),
+	}
+	if cfg.KubeletUptime > 0 {
+		clocks.GC = gcFromStart(start.Add(-up))
 	}
 	if g := cfg.ContainerGC.D() % time.Minute; cfg.ContainerGC != 0 {
 		if g < 0 {
@@ -108,6 +115,25 @@ func NewNode(cfg Config) *Node {
 		pods: map[string]*podSim{},
 	}
 }
+
+// syncTicks places the sync loop's two tickers from the 1 s tick's phase
+// and a draw u in [0, 1): kubelet.go syncLoop makes the 1 s syncTicker and
+// the 2 s housekeepingTicker one after the other, so housekeeping ticks
+// with every second sync tick; u picks which of the two.
+func syncTicks(tick time.Time, u float64) (time.Time, time.Time) {
+	if u < 0.5 {
+		return tick, tick
+	}
+	return tick, tick.Add(time.Second)
+}
+
+// gcFromStart is the container GC's phase for a kubelet process started
+// at up: createAndInitKubelet (cmd/kubelet/app/server.go) calls
+// StartGarbageCollection right after NewMainKubelet, whose
+// wait.UntilWithContext runs the first pass at once and the next ones a
+// minute after each pass ends (a pass with nothing to collect takes
+// milliseconds, neglected).
+func gcFromStart(up time.Time) time.Time { return up }
 
 // Start is the node's time zero: Entry.At counts from it.
 func (n *Node) Start() time.Time { return n.st.start }

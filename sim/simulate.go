@@ -25,12 +25,15 @@ type Config struct {
 	Start time.Time `json:"start,omitzero"`
 	// KubeletUptime is how long the kubelet has been running at Start
 	// (0: one hour). Probe workers created within one probe period of the
-	// kubelet's start wait a random part of the period first.
+	// kubelet's start wait a random part of the period first. When set,
+	// the container garbage collector runs at the kubelet's start and
+	// every minute from it (unless ContainerGC places it).
 	KubeletUptime Duration `json:"kubeletUptime,omitempty"`
 	// ContainerGC places the container garbage collector's passes, every
 	// minute from the kubelet's start: one runs at Start + ContainerGC
-	// (taken modulo the minute; a minute for a pass at Start). Zero: the
-	// phase is drawn from Seed, like those of the kubelet's other loops.
+	// (taken modulo the minute; a minute for a pass at Start). Zero: from
+	// KubeletUptime when that is set, else the phase is drawn from Seed,
+	// like those of the kubelet's other loops.
 	ContainerGC Duration `json:"containerGC,omitempty"`
 	// For is how long to simulate (0: 10 minutes); the simulation of a
 	// pod also ends when it is gone and the kubelet is done with it.
