@@ -166,7 +166,8 @@
 //     (pod_workers.go SyncKnownPods, removeTerminatedWorker).
 //   - Dead containers (pod_container_deletor.go, kuberuntime/kuberuntime_gc.go):
 //     on ContainerDied one exited instance per container name is kept, all
-//     once the pod's content may be removed; SyncPod prunes old init
+//     once the pod's content may be removed (then on a sandbox's
+//     ContainerDied too: the deletor drops its ID filter); SyncPod prunes old init
 //     container instances; container GC every minute (housekeeping.go
 //     containerGC; kuberuntime_gc.go evictContainers, evictSandboxes) does
 //     the same, then stops and removes (StopPodSandbox, RemovePodSandbox)

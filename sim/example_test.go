@@ -56,12 +56,12 @@ func Example_jobSidecarCrash() {
 	// 0.289s    job-x7k2p   0/2     Init:0/1          0             0s
 	// 0.368s    job-x7k2p   1/2     PodInitializing   0             0s
 	// 0.447s    job-x7k2p   2/2     Running           0             0s
-	// 30.538s   job-x7k2p   1/2     Init:Error        0             30s
-	// 30.617s   job-x7k2p   2/2     Running           1 (0s ago)    30s
-	// 60.838s   job-x7k2p   1/2     Completed         1 (30s ago)   60s
-	// 61.064s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
-	// 61.874s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
-	// phase Succeeded written at 1m1.874s
+	// 30.373s   job-x7k2p   1/2     Init:Error        0             30s
+	// 30.452s   job-x7k2p   2/2     Running           1 (0s ago)    30s
+	// 60.508s   job-x7k2p   1/2     Completed         1 (30s ago)   60s
+	// 60.734s   job-x7k2p   0/2     Completed         1 (30s ago)   60s
+	// 61.539s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
+	// phase Succeeded written at 1m1.539s
 }
 
 // "How long until a crash-looping container is restarted for the 8th
@@ -88,32 +88,32 @@ func Example_crashLoop() {
 	// 0.000s      web    0/1     ContainerCreating   0               0s
 	// 0.289s      web    0/1     ContainerCreating   0               0s
 	// 0.368s      web    1/1     Running             0               0s
-	// 3.268s      web    0/1     Error               0               3s
-	// 3.347s      web    1/1     Running             1 (1s ago)      3s
-	// 6.298s      web    0/1     Error               1 (4s ago)      6s
+	// 3.252s      web    0/1     Error               0               3s
+	// 3.331s      web    1/1     Running             1 (1s ago)      3s
+	// 6.265s      web    0/1     Error               1 (4s ago)      6s
 	// 16.972s     web    0/1     CrashLoopBackOff    1 (11s ago)     16s
 	// 17.051s     web    1/1     Running             2 (12s ago)     17s
-	// 19.428s     web    0/1     Error               2 (14s ago)     19s
-	// 47.972s     web    0/1     CrashLoopBackOff    2 (28s ago)     47s
-	// 48.051s     web    1/1     Running             3 (29s ago)     48s
-	// 50.738s     web    0/1     Error               3 (31s ago)     50s
-	// 93.972s     web    0/1     CrashLoopBackOff    3 (43s ago)     93s
-	// 94.051s     web    1/1     Running             4 (44s ago)     94s
-	// 96.188s     web    0/1     Error               4 (46s ago)     96s
-	// 174.972s    web    0/1     CrashLoopBackOff    4 (78s ago)     2m54s
-	// 177.051s    web    1/1     Running             5 (81s ago)     2m57s
-	// 180.018s    web    0/1     Error               5 (84s ago)     3m
-	// 254.972s    web    0/1     CrashLoopBackOff    5 (75s ago)     4m14s
-	// 346.051s    web    1/1     Running             6 (2m47s ago)   5m46s
-	// 348.688s    web    0/1     Error               6 (2m49s ago)   5m48s
-	// 438.972s    web    0/1     CrashLoopBackOff    6 (90s ago)     7m18s
-	// 668.051s    web    1/1     Running             7 (5m20s ago)   11m
-	// 670.878s    web    0/1     Error               7 (5m22s ago)   11m
-	// 732.972s    web    0/1     CrashLoopBackOff    7 (62s ago)     12m
-	// 988.051s    web    1/1     Running             8 (5m18s ago)   16m
-	// 991.048s    web    0/1     Error               8 (5m21s ago)   16m
-	// 1076.972s   web    0/1     CrashLoopBackOff    8 (86s ago)     17m
-	// 8th restart: StartContainer at 16m28s
+	// 19.324s     web    0/1     Error               2 (14s ago)     19s
+	// 48.972s     web    0/1     CrashLoopBackOff    2 (29s ago)     48s
+	// 49.051s     web    1/1     Running             3 (30s ago)     49s
+	// 51.468s     web    0/1     Error               3 (32s ago)     51s
+	// 94.972s     web    0/1     CrashLoopBackOff    3 (43s ago)     94s
+	// 95.051s     web    1/1     Running             4 (44s ago)     95s
+	// 97.675s     web    0/1     Error               4 (46s ago)     97s
+	// 176.972s    web    0/1     CrashLoopBackOff    4 (79s ago)     2m56s
+	// 178.051s    web    1/1     Running             5 (81s ago)     2m58s
+	// 181.048s    web    0/1     Error               5 (84s ago)     3m1s
+	// 255.972s    web    0/1     CrashLoopBackOff    5 (75s ago)     4m15s
+	// 347.051s    web    1/1     Running             6 (2m47s ago)   5m47s
+	// 349.804s    web    0/1     Error               6 (2m49s ago)   5m49s
+	// 439.972s    web    0/1     CrashLoopBackOff    6 (90s ago)     7m19s
+	// 669.051s    web    1/1     Running             7 (5m20s ago)   11m
+	// 671.244s    web    0/1     Error               7 (5m22s ago)   11m
+	// 733.972s    web    0/1     CrashLoopBackOff    7 (62s ago)     12m
+	// 989.051s    web    1/1     Running             8 (5m18s ago)   16m
+	// 991.680s    web    0/1     Error               8 (5m20s ago)   16m
+	// 1076.972s   web    0/1     CrashLoopBackOff    8 (85s ago)     17m
+	// 8th restart: StartContainer at 16m29s
 }
 
 // "We delete the pod at 60 s: which StopContainer calls, when, and when
@@ -153,7 +153,7 @@ func Example_deleteWithSidecar() {
 	// 0.447s    api    2/2     Running           0          0s
 	// 60.000s   api    2/2     Terminating       0          60s
 	// 80.126s   api    0/2     Error             0          80s
-	// 81.038s   api            (deleted)                    81s
+	// 80.598s   api            (deleted)                    80s
 	//
 	// CRI calls:
 	//    0.000s  api  RunPodSandbox attempt 0 -> api-sandbox-0
@@ -165,8 +165,8 @@ func Example_deleteWithSidecar() {
 	//   64.000s  api  StopContainer app api-app-0 timeout 16s (SIGKILL)
 	//   80.000s  api  StopContainer sidecar api-sidecar-0 timeout 2s
 	//   80.100s  api  StopPodSandbox api-sandbox-0
-	//   81.038s  api  RemoveContainer app api-app-0 (container clean-up)
-	//   81.038s  api  RemoveContainer sidecar api-sidecar-0 (container clean-up)
+	//   80.598s  api  RemoveContainer app api-app-0 (container clean-up)
+	//   80.598s  api  RemoveContainer sidecar api-sidecar-0 (container clean-up)
 	//   91.779s  api  StopPodSandbox api-sandbox-0 (container GC)
 	//   91.804s  api  RemovePodSandbox api-sandbox-0 (container GC)
 }

@@ -88,6 +88,7 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	var events []string
 	died := map[string]bool{}
+	anyDied := false
 	ids := p.ids[:0]
 	for id := range cur {
 		ids = append(ids, id)
@@ -108,12 +109,14 @@ func (p *podSim) relistAt(t time.Time) {
 			events = append(events, "ContainerStarted "+id)
 		case "exited":
 			events = append(events, "ContainerDied "+id)
+			anyDied = true
 			if in := p.rt.find(id); in != nil {
 				died[in.c.Name] = true
 			}
 		case "":
 			if old == "running" || old == "unknown" {
 				events = append(events, "ContainerDied "+id)
+				anyDied = true
 			}
 			events = append(events, "ContainerRemoved "+id)
 		}
@@ -141,8 +144,12 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	// The container deletor keeps one exited instance per container
 	// name; once the pod's content may be removed (deleted and
-	// terminated), it removes every exited instance.
-	if len(died) > 0 && (p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved) {
+	// terminated), it removes every exited instance, on any ContainerDied
+	// event: a sandbox's too (kubelet.go cleanUpContainersInPod;
+	// pod_container_deletor.go deleteContainersInPod drops the ID filter
+	// when it removes all). Without removeAll a sandbox's ID names no
+	// container, and the deletor removes nothing.
+	if anyDied && (p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved) {
 		p.pruneDead("", t)
 	} else {
 		names := make([]string, 0, len(died))

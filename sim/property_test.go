@@ -57,6 +57,9 @@ func drawRun(t *rapid.T, label string) Run {
 	r.IgnoreSIGTERM = rapid.Bool().Draw(t, label+" ignores SIGTERM")
 	r.TermAfter = dur(t, label+" termAfter", 40)
 	r.TermSpread = dur(t, label+" termSpread", 2)
+	if rapid.Bool().Draw(t, label+" works in steps") {
+		r.TermStep = dur(t, label+" termStep", 2)
+	}
 	r.TermExitCode = rapid.SampledFrom([]int32{0, 1, 143}).Draw(t, label+" term code")
 	r.PreStop = dur(t, label+" preStop", 10)
 	if rapid.Bool().Draw(t, label+" OOM") {

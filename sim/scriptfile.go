@@ -441,7 +441,7 @@ func checkScriptRun(r Run, specs []*v1.Container) string {
 	for _, d := range []struct {
 		field string
 		v     Duration
-	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"termSpread", r.TermSpread}, {"preStop", r.PreStop}, {"oomAfter", r.OOMAfter}} {
+	}{{"exitAfter", r.ExitAfter}, {"termAfter", r.TermAfter}, {"termSpread", r.TermSpread}, {"termStep", r.TermStep}, {"preStop", r.PreStop}, {"oomAfter", r.OOMAfter}} {
 		if d.v < 0 {
 			return fmt.Sprintf("%s: %s: want 0s or more", d.field, d.v)
 		}
@@ -452,12 +452,15 @@ func checkScriptRun(r Run, specs []*v1.Container) string {
 	if r.ExitCode != 0 && r.ExitAfter == 0 {
 		return fmt.Sprintf("exitCode: %d without exitAfter: the process never exits on its own (give exitAfter, or termExitCode for the exit on SIGTERM)", r.ExitCode)
 	}
-	if r.IgnoreSIGTERM && (r.TermAfter != 0 || r.TermSpread != 0 || r.TermExitCode != 0) {
+	if r.IgnoreSIGTERM && (r.TermAfter != 0 || r.TermSpread != 0 || r.TermStep != 0 || r.TermExitCode != 0) {
 		field := "termAfter"
 		if r.TermAfter == 0 {
 			field = "termExitCode"
 			if r.TermSpread != 0 {
 				field = "termSpread"
+			}
+			if r.TermStep != 0 {
+				field = "termStep"
 			}
 		}
 		return field + ": the process ignores SIGTERM (ignoreSIGTERM: true): only SIGKILL ends it, with exit code 137"

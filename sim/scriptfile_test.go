@@ -143,7 +143,7 @@ func TestReadScriptRoundTrip(t *testing.T) {
 			for i := range b.Runs {
 				r := &b.Runs[i]
 				if r.IgnoreSIGTERM {
-					r.TermAfter, r.TermSpread, r.TermExitCode = 0, 0, 0
+					r.TermAfter, r.TermSpread, r.TermStep, r.TermExitCode = 0, 0, 0, 0
 				}
 				if c == nil || c.Lifecycle == nil || c.Lifecycle.PreStop == nil || c.Lifecycle.PreStop.Sleep != nil {
 					r.PreStop = 0

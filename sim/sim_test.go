@@ -107,8 +107,8 @@ func TestReadinessSuccessThreshold(t *testing.T) {
 		if d := r[1].At - r[0].At; d < 10*time.Second || d > 11*time.Second {
 			t.Fatalf("seed %d: ready %s after the initial Failure, want one period (10 s) plus the trigger's delay\n%s", seed, d, tl.Events())
 		}
-		if seed == 1 && (r[0].At != 368*time.Millisecond || r[1].At.Round(time.Millisecond) != 11248*time.Millisecond) {
-			t.Fatalf("seed 1: readiness Failure at %s and Success at %s, want 0.368 s and 11.248 s\n%s", r[0].At, r[1].At, tl.Events())
+		if seed == 1 && (r[0].At != 368*time.Millisecond || r[1].At.Round(time.Millisecond) != 11243*time.Millisecond) {
+			t.Fatalf("seed 1: readiness Failure at %s and Success at %s, want 0.368 s and 11.243 s\n%s", r[0].At, r[1].At, tl.Events())
 		}
 	}
 }
@@ -365,7 +365,7 @@ func TestDeleteAfterTerminatePod(t *testing.T) {
 // the kubelet is done do not delete the object early (the API server
 // waits for the kubelet's delete, the deletion's grace period being
 // unfinished). Both pods are deleted with grace 5 s at 10 s; their
-// container ignores SIGTERM, so the kubelet is done at about 15.4 s.
+// container ignores SIGTERM, so the kubelet is done at about 15.3 s.
 func TestFinalizers(t *testing.T) {
 	del := int64(5)
 	pods := []sim.PodInput{}
@@ -389,8 +389,8 @@ func TestFinalizers(t *testing.T) {
 		return out
 	}
 	for pod, want := range map[string][]string{
-		"held":  {"15.388 kubelet deleted the API object (grace 0); finalizers hold it", "30.000 API object deleted"},
-		"early": {"15.388 kubelet deleted the API object (grace 0)", "15.388 API object deleted"},
+		"held":  {"15.306 kubelet deleted the API object (grace 0); finalizers hold it", "30.000 API object deleted"},
+		"early": {"15.306 kubelet deleted the API object (grace 0)", "15.306 API object deleted"},
 	} {
 		if got := api(pod); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: API object events:\n%s\nwant:\n%s\n%s", pod, strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())

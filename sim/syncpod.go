@@ -72,10 +72,9 @@ func (s *syncer) syncPod() {
 	}
 
 	if acts.KillPod {
-		t := termination.Plan(pod, in.Runtime, termination.Options{
-			Features:  f,
-			PreStop:   s.preStops(),
-			ExitAfter: s.exitAfters(),
+		t := s.planKill(termination.Options{
+			Features: f,
+			PreStop:  s.preStops(),
 		})
 		s.applyKill(t)
 		if !acts.CreateSandbox {

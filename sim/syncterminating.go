@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
@@ -26,11 +27,10 @@ func (s *syncer) syncTerminating() {
 		grace, _ = termination.EffectiveGracePeriod(0, pod, nil, in.Kubelet.Features)
 	}
 	killStart := s.now()
-	t := termination.Plan(pod, in.Runtime, termination.Options{
+	t := s.planKill(termination.Options{
 		Features:            in.Kubelet.Features,
 		GracePeriodOverride: &grace,
 		PreStop:             s.preStops(),
-		ExitAfter:           s.exitAfters(),
 	})
 	s.applyKill(t)
 	// Liveness and startup results go with their workers.
@@ -211,7 +211,7 @@ func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, ove
 		s.clock += st.PreStopElapsed
 	}
 	timeout := st.Timeout
-	exit, killed := exitAfterSignal(run, timeout)
+	exit, killed := exitAfterSignal(run, s.termDelay(run, id, s.clock), timeout)
 	code := run.TermExitCode
 	if killed {
 		code = 137
@@ -230,13 +230,75 @@ func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, ove
 }
 
 // exitAfterSignal is how long after SIGTERM a process with behaviour r
-// ends, given the stop timeout, and whether it had to be killed.
-func exitAfterSignal(r Run, timeout int64) (time.Duration, bool) {
+// ends, given how long it takes to exit on the signal (termDelay) and the
+// stop timeout, and whether it had to be killed.
+func exitAfterSignal(r Run, after time.Duration, timeout int64) (time.Duration, bool) {
 	limit := time.Duration(timeout) * time.Second
-	if r.IgnoreSIGTERM || r.TermAfter.D() >= limit {
+	if r.IgnoreSIGTERM || after >= limit {
 		return limit, true
 	}
-	return r.TermAfter.D(), false
+	return after, false
+}
+
+// termDelay is how long the process of instance id, behaving as r, takes
+// to exit on a SIGTERM sent at the sync's clock offset at: TermAfter, after
+// the end of the step the signal falls in when the run has a TermStep
+// (its steps follow one another from the instance's start). An instance
+// whose start is unknown exits TermAfter after the signal.
+func (s *syncer) termDelay(r Run, id string, at time.Duration) time.Duration {
+	d := r.TermAfter.D()
+	step := r.TermStep.D()
+	if step <= 0 {
+		return d
+	}
+	started, ok := s.startedAt(id)
+	if !ok {
+		return d
+	}
+	if since := s.in.Now.Add(at).Sub(started); since > 0 {
+		d += (step - since%step) % step
+	}
+	return d
+}
+
+// startedAt is when instance id started: from the runtime the sync
+// read, or from this sync's own StartContainer call.
+func (s *syncer) startedAt(id string) (time.Time, bool) {
+	for _, c := range s.in.Runtime.Containers {
+		if c.ID == id && !c.StartedAt.IsZero() {
+			return c.StartedAt, true
+		}
+	}
+	for _, c := range s.out.Calls {
+		if c.Method == "StartContainer" && c.ID == id {
+			return s.in.Now.Add(c.Done), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// planKill is termination.Plan with each process's exit after the stop
+// signal taken from when its signal comes (termDelay). A sidecar's signal
+// waits for other containers' exits, so the plan is made again with the
+// last plan's signal times until they hold: a container waits only for
+// containers that do not wait for it, so one more plan per container
+// settles it.
+func (s *syncer) planKill(opts termination.Options) termination.Timeline {
+	opts.ExitAfter = s.exitAfters(nil)
+	t := termination.Plan(s.pod, s.in.Runtime, opts)
+	for range len(s.in.Runtime.Containers) {
+		signals := make(map[string]time.Duration, len(t.Containers))
+		for _, k := range t.Containers {
+			signals[k.ID] = k.StopCall
+		}
+		next := s.exitAfters(signals)
+		if maps.Equal(next, opts.ExitAfter) {
+			break
+		}
+		opts.ExitAfter = next
+		t = termination.Plan(s.pod, s.in.Runtime, opts)
+	}
+	return t
 }
 
 func hookDuration(c *v1.Container, r Run) time.Duration {
@@ -260,7 +322,10 @@ func (s *syncer) preStops() map[string]time.Duration {
 	return out
 }
 
-func (s *syncer) exitAfters() map[string]time.Duration {
+// exitAfters are, per running container, how long its process takes to
+// exit after the stop signal, sent at the sync's clock plus signals[id]
+// (plus 0 for an instance not listed).
+func (s *syncer) exitAfters(signals map[string]time.Duration) map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for _, c := range s.in.Runtime.Containers {
 		if c.State != runtimestate.Running {
@@ -272,7 +337,7 @@ func (s *syncer) exitAfters() map[string]time.Duration {
 			continue
 		}
 		if !r.IgnoreSIGTERM {
-			out[c.Name] = r.TermAfter.D()
+			out[c.Name] = s.termDelay(r, c.ID, s.clock+signals[c.ID])
 		}
 	}
 	return out
