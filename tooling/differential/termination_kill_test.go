@@ -291,8 +291,30 @@ var killDeviation struct {
 	what string
 }
 
+// killReporter is what compareKill reports mismatches to: the test, or a
+// killRecord that keeps them for a rerun's verdict.
+type killReporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// killRecord collects compareKill's mismatches.
+type killRecord []string
+
+func (r *killRecord) Helper() {}
+func (r *killRecord) Errorf(format string, args ...any) {
+	*r = append(*r, fmt.Sprintf(format, args...))
+}
+
+// killReruns is how many times a case whose kubelet run disagreed with
+// the plan is run again, alone, before it fails. The kubelet side runs
+// in real time, so a loaded machine can delay one run past
+// killTolerance (seen at load 15-40: 220-290 ms late); a wrong plan
+// disagrees on every run.
+const killReruns = 2
+
 // compareKill compares the plan with what the kubelet did.
-func compareKill(t *testing.T, k killSpec, tl termination.Timeline, got kuberuntime.KLTermKill) {
+func compareKill(t killReporter, k killSpec, tl termination.Timeline, got kuberuntime.KLTermKill) {
 	t.Helper()
 	near := func(what string, plan, kubelet time.Duration) {
 		d := kubelet - plan
@@ -460,9 +482,19 @@ func TestDifferentialTerminationKill(t *testing.T) {
 		for i, k := range cases {
 			t.Run(k.name, func(t *testing.T) {
 				tl := k.plan(f)
-				compareKill(t, k, tl, results[i])
+				got := results[i]
+				var rec killRecord
+				compareKill(&rec, k, tl, got)
+				for run := 1; len(rec) > 0 && run <= killReruns; run++ {
+					t.Logf("run %d disagrees with the plan (%s); running the case again, alone", run, strings.Join(rec, "; "))
+					got, rec = k.kubelet(), nil
+					compareKill(&rec, k, tl, got)
+				}
+				for _, e := range rec {
+					t.Error(e)
+				}
 				if t.Failed() {
-					t.Logf("case:\n%s\nplan:\n%s\nkubelet: %+v", k, tl, results[i])
+					t.Logf("case:\n%s\nplan:\n%s\nkubelet: %+v", k, tl, got)
 					if strings.HasPrefix(k.name, "seed=") {
 						t.Logf("rerun: DIFF_KILL_SEED=%d DIFF_KILL_CASES=1 ./run.sh -run 'TestDifferentialTerminationKill$' -v", k.seed)
 					}
