@@ -256,10 +256,19 @@ func (d *podDriver) apply(c podChange) {
 			return
 		}
 		if apiequality.Semantic.DeepEqual(old.Spec, c.pod.Spec) && equalStrings(old.Finalizers, c.pod.Finalizers) &&
-			(old.DeletionTimestamp == nil) == (c.pod.DeletionTimestamp == nil) {
+			(old.DeletionTimestamp == nil) == (c.pod.DeletionTimestamp == nil) && foreignConditionsKey(old) == foreignConditionsKey(c.pod) {
 			return
 		}
-		if err := d.eng.UpdatePod(c.at, simPod(c.pod), nil); err != nil {
+		next := simPod(c.pod)
+		// The conditions other clients set (a readiness gate's): the
+		// engine reads their changes from the status it is given
+		// (sim.Node.UpdatePod; the kubelet's HandlePodReconcile).
+		for _, cd := range c.pod.Status.Conditions {
+			if !kubeletOwned(cd.Type) {
+				next.Status.Conditions = append(next.Status.Conditions, cd)
+			}
+		}
+		if err := d.eng.UpdatePod(c.at, next, nil); err != nil {
 			d.logf("pod %s/%s: update not applied: %v", c.pod.Namespace, c.pod.Name, err)
 		}
 	case podDeleted:
@@ -434,6 +443,18 @@ func (d *podDriver) forget() {
 		}
 		delete(d.pods, uid)
 	}
+}
+
+// foreignConditionsKey is the types and statuses of the conditions of p's
+// status the kubelet does not own, in their order.
+func foreignConditionsKey(p *v1.Pod) string {
+	var b []byte
+	for _, c := range p.Status.Conditions {
+		if !kubeletOwned(c.Type) {
+			b = append(b, string(c.Type)+"="+string(c.Status)+";"...)
+		}
+	}
+	return string(b)
 }
 
 func equalStrings(a, b []string) bool {

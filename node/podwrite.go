@@ -47,6 +47,9 @@ type podWrites struct {
 // StopContainer call that carries it out is seen.
 type podTrack struct {
 	killMessage map[string]string
+	// killedAtPreStop are the containers (by name/ID) whose Killing event was
+	// recorded at their preStop hook, before the StopContainer call.
+	killedAtPreStop map[string]bool
 }
 
 // The kubelet's event reasons (pkg/kubelet/events/event.go) and the
@@ -85,7 +88,9 @@ const (
 //   - StartContainer: Started "Container started" (startContainer);
 //   - StopContainer: Killing with the kill's message, "Stopping container
 //     <name>" when the kill had none (kuberuntime_container.go
-//     killContainer);
+//     killContainer); for a container with an exec preStop hook, at the
+//     hook's ExecSync instead, as killContainer records the event before
+//     it runs the hook;
 //   - a failed exec hook: FailedPostStartHook "PostStartHook failed" or
 //     FailedPreStopHook "PreStopHook failed" (startContainer,
 //     executePreStopHook);
@@ -100,9 +105,20 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 	if tr.killMessage == nil {
 		tr.killMessage = map[string]string{}
 	}
+	if tr.killedAtPreStop == nil {
+		tr.killedAtPreStop = map[string]bool{}
+	}
 	ev := func(e sim.Entry, container, typ, reason, msg string) {
 		w.Events = append(w.Events, kubeletEvent{At: start.Add(e.At), FieldPath: containerFieldPath(pod, container),
 			Type: typ, Reason: reason, Message: msg})
+	}
+	killing := func(e sim.Entry, name string) {
+		msg := tr.killMessage[name]
+		delete(tr.killMessage, name)
+		if msg == "" {
+			msg = "Stopping container " + name
+		}
+		ev(e, name, v1.EventTypeNormal, reasonKilling, msg)
 	}
 	for _, e := range entries {
 		switch e.Kind {
@@ -129,13 +145,19 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 			case "StartContainer":
 				ev(e, c.Name, v1.EventTypeNormal, reasonStarted, "Container started")
 			case "StopContainer":
-				msg := tr.killMessage[c.Name]
-				delete(tr.killMessage, c.Name)
-				if msg == "" {
-					msg = "Stopping container " + c.Name
+				if tr.killedAtPreStop[c.Name+"/"+c.ID] {
+					delete(tr.killedAtPreStop, c.Name+"/"+c.ID)
+					continue
 				}
-				ev(e, c.Name, v1.EventTypeNormal, reasonKilling, msg)
+				killing(e, c.Name)
 			case "ExecSync":
+				if c.Hook == "preStop" {
+					// killContainer records Killing before it runs the
+					// preStop hook (executePreStopHook), not at the
+					// StopContainer that follows the hook.
+					killing(e, c.Name)
+					tr.killedAtPreStop[c.Name+"/"+c.ID] = true
+				}
 				if c.HookFailed && c.Hook == "postStart" {
 					ev(e, c.Name, v1.EventTypeWarning, reasonFailedPostStartHook, "PostStartHook failed")
 				}

@@ -147,6 +147,8 @@ func TestTranslateKilling(t *testing.T) {
 	}, start, &tr)
 	want := []kubeletEvent{
 		{At: start.Add(5 * time.Second), FieldPath: "spec.containers{app}", Type: "Normal", Reason: "Killing", Message: "Container app failed liveness probe, will be restarted"},
+		// killContainer records Killing before it runs the preStop hook.
+		{At: start.Add(6 * time.Second), FieldPath: "spec.initContainers{proxy}", Type: "Normal", Reason: "Killing", Message: "Stopping container proxy"},
 		{At: start.Add(6 * time.Second), FieldPath: "spec.initContainers{proxy}", Type: "Warning", Reason: "FailedPreStopHook", Message: "PreStopHook failed"},
 		{At: start.Add(7 * time.Second), FieldPath: "spec.containers{app}", Type: "Normal", Reason: "Killing", Message: "Stopping container app"},
 	}
