@@ -446,6 +446,7 @@ func TestReplaySimulation(t *testing.T) {
 			var firstErr string
 			for seed := uint64(1); seed <= seeds; seed++ {
 				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}, ContainerGC: gc}
+				loopPhases(f, zero, &cfg)
 				tl, err := sim.Simulate(cfg, []sim.PodInput{forSeed(t, f, zero, in, seed)})
 				if err != nil {
 					t.Fatal(err)
