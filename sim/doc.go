@@ -174,14 +174,18 @@
 //     every sandbox that is not ready and has no container left, but the
 //     newest while the pod's content may not be removed. A pod the
 //     kubelet forgot stays in the runtime until that pass (its name is
-//     free at once); Config.ContainerGC places the passes.
+//     free at once); Config.ContainerGC places the passes, and
+//     Config.RelistPhase and Config.HousekeepingPhase the relist and
+//     housekeeping that decide when the deletor may remove all.
 //   - The phases of the relist, the 1 s tick, container GC and the status
 //     manager's sweep relative to the pods are drawn from the seed: they
 //     depend on when the kubelet started. Housekeeping ticks with every
 //     second sync tick (kubelet.go syncLoop makes both tickers together).
 //     Given Config.KubeletUptime, and after a kubelet restart, container
 //     GC runs at the kubelet's start and every minute from it
-//     (createAndInitKubelet, StartGarbageCollection).
+//     (createAndInitKubelet, StartGarbageCollection). Config.RelistPhase
+//     and Config.HousekeepingPhase place the relist and housekeeping (with
+//     the sync tick) instead.
 //   - Lifecycle hooks (kuberuntime_container.go startContainer,
 //     killContainer; lifecycle/handlers.go): the postStart hook runs right
 //     after StartContainer and the sync waits for it, so it holds back the

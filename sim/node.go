@@ -104,6 +104,14 @@ func NewNode(cfg Config) *Node {
 	if cfg.KubeletUptime > 0 {
 		clocks.GC = gcFromStart(start.Add(-up))
 	}
+	if cfg.RelistPhase != 0 {
+		clocks.Relist = start.Add(phaseIn(cfg.RelistPhase.D(), clocks.RelistEvery))
+	}
+	if cfg.HousekeepingPhase != 0 {
+		h := phaseIn(cfg.HousekeepingPhase.D(), 2*time.Second)
+		clocks.Housekeep = start.Add(h)
+		clocks.Tick = start.Add(h % time.Second)
+	}
 	if g := cfg.ContainerGC.D() % time.Minute; cfg.ContainerGC != 0 {
 		if g < 0 {
 			g += time.Minute
@@ -126,6 +134,15 @@ func syncTicks(tick time.Time, u float64) (time.Time, time.Time) {
 		return tick, tick
 	}
 	return tick, tick.Add(time.Second)
+}
+
+// phaseIn is d taken modulo period, in [0, period).
+func phaseIn(d, period time.Duration) time.Duration {
+	d %= period
+	if d < 0 {
+		d += period
+	}
+	return d
 }
 
 // gcFromStart is the container GC's phase for a kubelet process started

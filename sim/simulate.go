@@ -35,6 +35,21 @@ type Config struct {
 	// KubeletUptime when that is set, else the phase is drawn from Seed,
 	// like those of the kubelet's other loops.
 	ContainerGC Duration `json:"containerGC,omitempty"`
+	// RelistPhase and HousekeepingPhase place the PLEG's global relist
+	// and the sync loop's housekeeping instead of drawing them from Seed,
+	// as ContainerGC places the GC: a relist at Start + RelistPhase (taken
+	// modulo the relist's period plus its duration) and one every such
+	// period from it; housekeeping at Start + HousekeepingPhase (modulo
+	// 2 s) and every 2 s, with the 1 s sync tick at the same times and
+	// between them (syncTicks: kubelet.go syncLoop makes both tickers
+	// together). A phase of zero is drawn; a loop running exactly at
+	// Start is given as its period. All the pods of one kubelet process
+	// share these phases: they tell, for instance, whether housekeeping
+	// marked a removed pod's worker deleted before the relist that sees
+	// its sandbox die (the container deletor then removes every dead
+	// container of the pod).
+	RelistPhase       Duration `json:"relistPhase,omitempty"`
+	HousekeepingPhase Duration `json:"housekeepingPhase,omitempty"`
 	// Allocatable is the node's allocatable cpu and memory, against which
 	// the kubelet admits a resize (nil: DefaultAllocatable, a real node's;
 	// see allocation.go). The API server refuses a resize whose requests

@@ -17,9 +17,11 @@ import (
 // calls of in-place resizes, against the captures of a real kubelet
 // v1.37.2.
 
-// api-resize's app is the trap loop (exits 0 on SIGTERM within the
-// second of its sleep).
-func init() { scripts["api-resize"] = map[string]sim.Behaviour{"app": {Runs: []sim.Run{trapLoop}}} }
+// api-resize's app is the trap loop (exits 0 on SIGTERM when its current
+// sleep ends), as its kubelet process ran it (trapLoopSlowStep).
+func init() {
+	scripts["api-resize"] = map[string]sim.Behaviour{"app": {Runs: []sim.Run{trapLoopSlowStep}}}
+}
 
 // TestReplayPreStopExecSync: in every captured scenario with an exec
 // preStop hook, the simulated ExecSync calls of the hook are the real ones
@@ -193,7 +195,8 @@ func TestReplayResizeCalls(t *testing.T) {
 // reached a terminal phase (what the kubelet's HandlePodReconcile sees):
 // simulated, as the hog pod of tooling/capture/api.go (the trap loop,
 // grace 2 s, cpu 1500m and memory 16Mi), deleted when the harness deleted
-// it.
+// it; on the same node as api-resize, so with its trap loop
+// (trapLoopSlowStep) and runtime delays.
 func resizeEventAction(t *testing.T, f *fixture, e event, zero time.Time) (sim.Action, bool) {
 	t.Helper()
 	at := sim.Duration(e.Time.Sub(zero))
@@ -224,7 +227,7 @@ func resizeEventAction(t *testing.T, f *fixture, e event, zero time.Time) (sim.A
 		if created < 0 {
 			t.Fatalf("%s: the other pod is deleted but never created", f.Scenario)
 		}
-		terminal := hogTerminal(t, sim.Duration(created), at, 1)
+		terminal := hogTerminal(t, f, sim.Duration(created), at, 1)
 		none := v1.ResourceList{}
 		return sim.Action{At: terminal, OtherRequests: &none}, true
 	}
@@ -249,11 +252,14 @@ func hogPod() *v1.Pod {
 
 // hogTerminal is when the simulated hog, created at created and deleted
 // at deleted, first shows a terminal phase in the API, with seed.
-func hogTerminal(t *testing.T, created, deleted sim.Duration, seed uint64) sim.Duration {
+func hogTerminal(t *testing.T, f *fixture, created, deleted sim.Duration, seed uint64) sim.Duration {
 	t.Helper()
 	grace := int64(-1)
-	in := sim.PodInput{Pod: hogPod(), At: created, Script: sim.Script{Containers: map[string]sim.Behaviour{"hog": {Runs: []sim.Run{trapLoop}}}},
+	in := sim.PodInput{Pod: hogPod(), At: created, Script: sim.Script{Containers: map[string]sim.Behaviour{"hog": {Runs: []sim.Run{trapLoopSlowStep}}}},
 		Actions: []sim.Action{{At: deleted, Delete: &grace}}}
+	if measuredRuntime[f.Scenario] {
+		in.Script.Runtime = runtimeDelays(f)
+	}
 	tl, err := sim.Simulate(sim.Config{Seed: seed, For: deleted + sim.Duration(time.Minute)}, []sim.PodInput{in})
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +294,7 @@ func forSeed(t *testing.T, f *fixture, zero time.Time, in sim.PodInput, seed uin
 	out.Actions = append([]sim.Action(nil), in.Actions...)
 	for i, a := range out.Actions {
 		if a.OtherRequests != nil && len(*a.OtherRequests) == 0 {
-			out.Actions[i].At = hogTerminal(t, sim.Duration(created), sim.Duration(deleted), seed)
+			out.Actions[i].At = hogTerminal(t, f, sim.Duration(created), sim.Duration(deleted), seed)
 		}
 	}
 	return out
