@@ -6,8 +6,11 @@
 # folder is kept (delete it to rebuild). Nothing is written anywhere else
 # than the folder and Go's own caches.
 # Usage: build.sh OUTDIR NAME...
-#   NAME: etcd, or a command under k8s.io/kubernetes/cmd (kubelet,
-#   kube-apiserver, kube-controller-manager, kube-scheduler, ...).
+#   NAME: etcd (./etcd: the embedded etcd with this harness's three flags),
+#   etcd-upstream (etcd's own command, go.etcd.io/etcd/server/v3's main
+#   package at the same v3.7.0, with etcd's own flags: what envtest starts,
+#   node/examples/envtest), or a command under k8s.io/kubernetes/cmd
+#   (kubelet, kube-apiserver, kube-controller-manager, kube-scheduler, ...).
 # The build runs under `nice -n ${BUILD_NICE:-5}`.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 OUTDIR NAME..." >&2; exit 2; }
@@ -34,18 +37,22 @@ ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$kver -X k8s.io/compo
 # share are compiled once and the links run side by side.
 pkgs=()
 names=()
+outs=() # the file go build writes for each name
 for name in "$@"; do
 	if [ -x "$out/$name" ]; then
 		echo "build.sh: $name cached in $out"
 		continue
 	fi
+	built=$name
 	case $name in
 	etcd) pkg=./etcd ;;
+	etcd-upstream) pkg=go.etcd.io/etcd/server/v3 built=server ;;
 	*[!a-z-]* | "") echo "build.sh: bad name $name" >&2; exit 2 ;;
 	*) pkg=k8s.io/kubernetes/cmd/$name ;;
 	esac
 	pkgs+=("$pkg")
 	names+=("$name")
+	outs+=("$built")
 done
 [ ${#names[@]} -gt 0 ] || exit 0
 echo "build.sh: building ${names[*]} into $out (${pkgs[*]}; minutes when Go's build cache is cold)"
@@ -58,7 +65,7 @@ rm -rf "$tmp"
 mkdir "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 nice -n "${BUILD_NICE:-5}" go build -mod=readonly -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}"
-for name in "${names[@]}"; do
-	mv "$tmp/$name" "$out/$name"
+for i in "${!names[@]}"; do
+	mv "$tmp/${outs[$i]}" "$out/${names[$i]}"
 done
 echo "build.sh: built ${names[*]} in $(($(date +%s) - t0)) s"
