@@ -49,9 +49,13 @@ type KwokSelector struct {
 // selector matches gets its own pod driver, the same as a [Standalone]
 // node's: it watches the pods bound to that node, runs them on its own
 // sim.Node on the wall clock and writes what the node's kubelet would
-// write. A node's driver starts when a matching node with an InternalIP
-// address appears (the pods' hostIP; kwok's node-initialize stage writes
-// it) and stops when the node goes, stops matching, or is replaced by a
+// write. A node's driver starts when a matching node has an InternalIP
+// address (the pods' hostIP) or is Ready: kwok's node-initialize stage
+// writes the conditions and the addresses in one status patch, and writes
+// no InternalIP at all when kwok has no --node-ip (kwokctl's binary
+// runtime passes none), so a Ready node with no InternalIP has its pods
+// driven with no hostIP, as kwok's own pod stages would write them. The
+// driver stops when the node goes, stops matching, or is replaced by a
 // node of the same name (a new UID). Pods bound to any other node are
 // never read or written. Build it with NewKwok and call Run once.
 type Kwok struct {
@@ -66,7 +70,8 @@ type Kwok struct {
 	ctx     context.Context
 	// nodes are the nodes being driven, by name.
 	nodes map[string]*kwokNode
-	// waiting are the matching nodes with no InternalIP yet (logged once).
+	// waiting are the matching nodes neither Ready nor with an InternalIP
+	// yet (logged once).
 	waiting map[string]bool
 }
 
@@ -192,7 +197,7 @@ func (k *Kwok) sync(n *v1.Node) {
 	if k.done {
 		return
 	}
-	match, ip := kwokOwns(n, k.ann, k.lbl)
+	match, ip, ready := kwokOwns(n, k.ann, k.lbl)
 	cur := k.nodes[n.Name]
 	if cur != nil && cur.uid != n.UID {
 		k.stop(n.Name, "replaced by a node with a new UID")
@@ -205,10 +210,10 @@ func (k *Kwok) sync(n *v1.Node) {
 			k.stop(n.Name, "no longer matches the selector")
 		}
 	case cur != nil:
-	case ip == "":
+	case ip == "" && !ready:
 		if !k.waiting[n.Name] {
 			k.waiting[n.Name] = true
-			k.s.o.Logf("node %s: matches the selector; its pods are driven once it has an InternalIP address", n.Name)
+			k.s.o.Logf("node %s: matches the selector; its pods are driven once it is Ready or has an InternalIP address", n.Name)
 		}
 	default:
 		delete(k.waiting, n.Name)
@@ -217,21 +222,26 @@ func (k *Kwok) sync(n *v1.Node) {
 }
 
 // kwokOwns says whether n is selected (its labels match the label selector,
-// its annotations the annotation selector) and gives its first InternalIP
-// address ("" when it has none that parses).
-func kwokOwns(n *v1.Node, ann, lbl labels.Selector) (bool, string) {
+// its annotations the annotation selector), gives its first InternalIP
+// address ("" when it has none that parses) and whether it is Ready.
+func kwokOwns(n *v1.Node, ann, lbl labels.Selector) (match bool, ip string, ready bool) {
 	if !lbl.Matches(labels.Set(n.Labels)) || !ann.Matches(labels.Set(n.Annotations)) {
-		return false, ""
+		return false, "", false
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == v1.NodeReady && c.Status == v1.ConditionTrue {
+			ready = true
+		}
 	}
 	for _, a := range n.Status.Addresses {
 		if a.Type != v1.NodeInternalIP {
 			continue
 		}
-		if ip, err := netip.ParseAddr(a.Address); err == nil {
-			return true, ip.String()
+		if addr, err := netip.ParseAddr(a.Address); err == nil {
+			return true, addr.String(), ready
 		}
 	}
-	return true, ""
+	return true, "", ready
 }
 
 // kwokPodCIDR is the node's spec.podCIDR when it is an IPv4 range of at
@@ -264,6 +274,10 @@ func (k *Kwok) start(n *v1.Node, ip string) {
 	kn := &kwokNode{uid: n.UID, index: index, cancel: cancel, done: make(chan struct{})}
 	k.nodes[n.Name] = kn
 	go func() { defer close(kn.done); d.run(ctx) }()
+	if ip == "" {
+		k.s.o.Logf("node %s: driving its pods (no InternalIP address: no hostIP; pod range %s)", n.Name, d.cidr)
+		return
+	}
 	k.s.o.Logf("node %s: driving its pods (hostIP %s, pod range %s)", n.Name, ip, d.cidr)
 }
 

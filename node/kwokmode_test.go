@@ -27,21 +27,30 @@ func TestKwokOwns(t *testing.T) {
 		ann, lbl labels.Selector
 		match    bool
 		ip       string
+		ready    bool
 	}{
-		{"annotated", mk(fake, nil, addrs), def, none, true, "10.1.2.3"},
+		{"annotated", mk(fake, nil, addrs), def, none, true, "10.1.2.3", false},
+		{"annotated, Ready, no address", readyNode(mk(fake, nil, nil), v1.ConditionTrue), def, none, true, "", true},
+		{"annotated, not Ready", readyNode(mk(fake, nil, addrs), v1.ConditionFalse), def, none, true, "10.1.2.3", false},
+		{"not annotated, Ready", readyNode(mk(nil, nil, addrs), v1.ConditionTrue), def, none, false, "", false},
 		// kwok selects by annotation: the same key as a label is not it.
-		{"label, not annotation", mk(nil, fake, addrs), def, none, false, ""},
-		{"other value", mk(map[string]string{"kwok.x-k8s.io/node": "real"}, nil, addrs), def, none, false, ""},
-		{"no address yet", mk(fake, nil, nil), def, none, true, ""},
-		{"label selector too", mk(fake, map[string]string{"pool": "b"}, addrs), def, pool, true, "10.1.2.3"},
-		{"label selector fails", mk(fake, map[string]string{"pool": "c"}, addrs), def, pool, false, ""},
-		{"label selector alone", mk(nil, map[string]string{"pool": "a"}, addrs), none, pool, true, "10.1.2.3"},
+		{"label, not annotation", mk(nil, fake, addrs), def, none, false, "", false},
+		{"other value", mk(map[string]string{"kwok.x-k8s.io/node": "real"}, nil, addrs), def, none, false, "", false},
+		{"no address yet", mk(fake, nil, nil), def, none, true, "", false},
+		{"label selector too", mk(fake, map[string]string{"pool": "b"}, addrs), def, pool, true, "10.1.2.3", false},
+		{"label selector fails", mk(fake, map[string]string{"pool": "c"}, addrs), def, pool, false, "", false},
+		{"label selector alone", mk(nil, map[string]string{"pool": "a"}, addrs), none, pool, true, "10.1.2.3", false},
 	} {
-		match, ip := kwokOwns(c.n, c.ann, c.lbl)
-		if match != c.match || ip != c.ip {
-			t.Errorf("%s: kwokOwns = %v %q: want %v %q", c.name, match, ip, c.match, c.ip)
+		match, ip, ready := kwokOwns(c.n, c.ann, c.lbl)
+		if match != c.match || ip != c.ip || ready != c.ready {
+			t.Errorf("%s: kwokOwns = %v %q %v: want %v %q %v", c.name, match, ip, ready, c.match, c.ip, c.ready)
 		}
 	}
+}
+
+func readyNode(n *v1.Node, s v1.ConditionStatus) *v1.Node {
+	n.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeMemoryPressure, Status: v1.ConditionFalse}, {Type: v1.NodeReady, Status: s}}
+	return n
 }
 
 func TestKwokPodCIDR(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -36,10 +37,11 @@ func TestKwokMode(t *testing.T) {
 	c := cp.Client
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cp.StartKwok(t, controlplane.KwokOptions{})
+	const kwokIP = "10.99.0.1"
+	cp.StartKwok(t, controlplane.KwokOptions{NodeIP: kwokIP})
 
 	// The nodes: kwok-0 as KWOK's documentation writes a fake node (kwok
-	// makes it Ready and gives it an InternalIP); plain-0 without the
+	// makes it Ready and gives it the InternalIP kwokIP); plain-0 without the
 	// annotation, given an InternalIP here so that only the selector keeps
 	// the command off it.
 	kwok0 := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "kwok-0",
@@ -52,21 +54,17 @@ func TestKwokMode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p0, err := c.CoreV1().Nodes().Get(ctx, "plain-0", metav1.GetOptions{})
-	if err != nil {
+	if _, err := c.CoreV1().Nodes().Patch(ctx, "plain-0", types.MergePatchType,
+		[]byte(`{"status":{"addresses":[{"type":"InternalIP","address":"10.77.0.1"}]}}`), metav1.PatchOptions{}, "status"); err != nil {
 		t.Fatal(err)
 	}
-	p0.Status.Addresses = []v1.NodeAddress{{Type: v1.NodeInternalIP, Address: "10.77.0.1"}}
-	if _, err := c.CoreV1().Nodes().UpdateStatus(ctx, p0, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	kwokIP := waitFor(t, 60*time.Second, func() (string, bool) {
+	waitFor(t, 60*time.Second, func() (string, bool) {
 		n, err := c.CoreV1().Nodes().Get(ctx, "kwok-0", metav1.GetOptions{})
 		if err != nil {
 			return err.Error(), false
 		}
 		for _, a := range n.Status.Addresses {
-			if a.Type == v1.NodeInternalIP {
+			if a.Type == v1.NodeInternalIP && a.Address == kwokIP {
 				for _, cd := range n.Status.Conditions {
 					if cd.Type == v1.NodeReady && cd.Status == v1.ConditionTrue {
 						return a.Address, true
@@ -88,7 +86,7 @@ func TestKwokMode(t *testing.T) {
 	cmd := startCommand(t, "--mode", "kwok", "--kubeconfig", cp.Kubeconfig, "--seed", "7")
 	cmd.waitLog(t, 30*time.Second, "node kwok-0: driving its pods (hostIP "+kwokIP)
 
-	crashLoopOnKwok(ctx, t, c)
+	crashLoopOnKwok(ctx, t, c, kwokIP)
 
 	t.Run("pod on a node not selected is untouched", func(t *testing.T) {
 		got, err := c.CoreV1().Pods("default").Get(ctx, "on-plain", metav1.GetOptions{})
@@ -132,7 +130,7 @@ func TestKwokMode(t *testing.T) {
 // up to 50 % jitter), shows CrashLoopBackOff in between, keeps its UID,
 // carries kwok-0's InternalIP as hostIP, and gets the kubelet's Events
 // from kwok-0. The watch is logged as kubectl get pods -w prints it.
-func crashLoopOnKwok(ctx context.Context, t *testing.T, c kubernetes.Interface) {
+func crashLoopOnKwok(ctx context.Context, t *testing.T, c kubernetes.Interface, hostIP string) {
 	labels := map[string]string{"app": "crashy"}
 	replicas := int32(1)
 	dep := &appsv1.Deployment{
@@ -226,8 +224,8 @@ func crashLoopOnKwok(ctx context.Context, t *testing.T, c kubernetes.Interface) 
 			t.Errorf("run %d started %s after the previous exit: want the back-off %s (-1 s) to %s", k+1, gap, want, hi)
 		}
 	}
-	if last.Spec.NodeName != "kwok-0" || last.Status.HostIP == "" || !strings.HasPrefix(last.Status.PodIP, "10.244.0.") {
-		t.Errorf("pod on %q hostIP %q podIP %q: want kwok-0, its InternalIP, 10.244.0.x", last.Spec.NodeName, last.Status.HostIP, last.Status.PodIP)
+	if last.Spec.NodeName != "kwok-0" || last.Status.HostIP != hostIP || !strings.HasPrefix(last.Status.PodIP, "10.244.0.") {
+		t.Errorf("pod on %q hostIP %q podIP %q: want kwok-0, its InternalIP %s, 10.244.0.x", last.Spec.NodeName, last.Status.HostIP, last.Status.PodIP, hostIP)
 	}
 	reasons := map[string]bool{}
 	waitFor(t, 15*time.Second, func() (map[string]bool, bool) {
