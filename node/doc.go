@@ -42,5 +42,16 @@
 // BackOff, Unhealthy, FailedPreStopHook, FailedPostStartHook) and the
 // final delete with grace 0 and a UID precondition. What a pod's
 // containers do comes from [ScriptAnnotation], else from the node's
-// defaults ([PodOptions]). See README.md for what is not done yet.
+// defaults ([PodOptions]).
+//
+// KWOK mode ([Kwok], kwokmode.go) drives the same pod drivers for nodes
+// someone else keeps: KWOK with its node stages only registers the nodes
+// and renews their leases; every node that matches a [KwokSelector]
+// (default: the annotation kwok.x-k8s.io/node=fake, as kwok selects the
+// nodes it manages) gets its pod driver when it appears with an
+// InternalIP, and loses it when it goes. Pods on other nodes are never
+// read or written.
+//
+// The command kubeletlogic-node (cmd/kubeletlogic-node) runs either mode
+// against any API server. See README.md for what is not done yet.
 package node

@@ -142,6 +142,9 @@ func (d *podDriver) run(ctx context.Context) {
 		// part of their period at first).
 		KubeletUptime: sim.Duration(time.Nanosecond),
 		Parallelism:   1,
+		// The kubelet modelled (Options.Features): its gates decide for
+		// the pods too (back-off, restart rules, ...).
+		Kubelet: sim.Kubelet{Features: d.s.o.Features},
 	})
 	f := informers.NewSharedInformerFactoryWithOptions(d.s.client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
 		o.FieldSelector = fields.OneTermEqualSelector("spec.nodeName", d.spec.Name).String()

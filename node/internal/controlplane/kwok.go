@@ -37,6 +37,10 @@ type KwokOptions struct {
 	// LabelSelector is kwok's --manage-nodes-with-label-selector (nodes
 	// must match both when both are set); empty means none.
 	LabelSelector string
+	// NodeIP is kwok's --node-ip, the InternalIP its node-initialize stage
+	// writes on a node that has none; empty passes no --node-ip, and
+	// kwok then writes no InternalIP (kwokctl's binary runtime does so).
+	NodeIP string
 }
 
 // KwokStagesDir returns the folder holding KwokNodeStages:
@@ -100,6 +104,9 @@ func (cp *ControlPlane) startKwok(bin, stages string, o KwokOptions) error {
 		// kwok alone holds no node lease unless given a duration
 		// (kwokctl passes 40, the kubelet's nodeLeaseDurationSeconds).
 		"--node-lease-duration-seconds=40"}
+	if o.NodeIP != "" {
+		args = append(args, "--node-ip="+o.NodeIP)
+	}
 	if o.LabelSelector != "" {
 		args = append(args, "--manage-nodes-with-label-selector="+o.LabelSelector)
 	}
