@@ -126,11 +126,20 @@ func (p *podSim) startKubelet() {
 	// GetNewerThan): held as if busy until the relist filled the cache.
 	p.busy = true
 	if p.removed {
-		// Not in the kubelet's configuration any more: housekeeping kills
-		// what still runs of it (kubelet_pods.go HandlePodCleanups) and
-		// forgets it.
-		p.update(termination.Update{Type: termination.UpdateKill, Pod: p.pod, RuntimeOnly: true, Kill: &termination.KillRequest{}})
-		p.scheduleHousekeeping()
+		// Not in the kubelet's configuration any more: the new process
+		// has no pod worker for it. Housekeeping kills what still runs of
+		// it as an orphan, grace 1 s, with no status
+		// (kubelet_pods.go HandlePodCleanups over the runtime cache's
+		// running pods: running containers and ready sandboxes;
+		// kubelet.go SyncTerminatingRuntimePod); when nothing runs, it
+		// is simply unknown to the pod workers.
+		if p.rt.running() || p.rt.sandboxReady() {
+			one := int64(1)
+			p.update(termination.Update{Type: termination.UpdateKill, RuntimeOnly: true, Kill: &termination.KillRequest{GracePeriodOverride: &one}})
+		} else {
+			p.forgotten = true
+			p.log(KindSync, now, "the removed pod is unknown to the new kubelet and nothing of it runs: no pod worker").Work = "forgotten"
+		}
 	} else {
 		p.update(termination.Update{Type: termination.UpdateCreate, Pod: p.pod})
 		p.resizesAfterRestart()

@@ -141,3 +141,50 @@ func TestRestartKubeletProbesAgain(t *testing.T) {
 		}
 	}
 }
+
+// A pod removed from the kubelet's configuration while the kubelet is down
+// is an orphan to the new process: it has no pod worker for it, kills
+// what still runs with a grace period override of 1 s (which killContainer
+// raises to its 2 s minimum) and writes no status
+// (kubelet_pods.go HandlePodCleanups, kubelet.go SyncTerminatingRuntimePod).
+// One removed and finished before the restart, with nothing running, is
+// not touched at all.
+func TestRestartKubeletOrphan(t *testing.T) {
+	grace := int64(30)
+	pod := staticPod("orphan", v1.PodSpec{TerminationGracePeriodSeconds: &grace, Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{TermAfter: sec(20)}}}}}
+	down := sec(5)
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{
+		{At: sec(20), RestartKubelet: &down}, {At: sec(22), Remove: true}}})
+	stop, ok := tl.First("orphan", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" })
+	if !ok || stop.At < 25*time.Second || !strings.Contains(stop.Message, "timeout 2s") {
+		t.Fatalf("StopContainer %q at %s (found %v), want timeout 2s (the override 1 s, raised to the 2 s minimum) once the kubelet is back (25s)\n%s", stop.Message, stop.At, ok, tl.Events())
+	}
+	for _, e := range tl.Entries {
+		if e.Pod == "orphan" && e.Kind == sim.KindStatus && e.At >= 20*time.Second {
+			t.Fatalf("a status stored for the orphan at %s: %s\n%s", e.At, e.Status.Column, tl.Events())
+		}
+	}
+	if _, ok := tl.First("orphan", func(e sim.Entry) bool { return e.Kind == sim.KindSync && e.Work == "forgotten" }); !ok {
+		t.Fatalf("the orphan's worker is never forgotten\n%s", tl.Events())
+	}
+
+	// Removed at 2 s; the kubelet restarts right after SyncTerminatedPod,
+	// before housekeeping forgot the worker: nothing of it runs.
+	script = sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{TermAfter: sec(0.1)}}}}}
+	in := sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(2), Remove: true}}}
+	tl = run(t, sim.Config{Seed: 1, For: sec(60)}, in)
+	done, ok1 := tl.First("orphan", func(e sim.Entry) bool { return e.Kind == sim.KindSync && e.Work == "terminated" })
+	gone, ok2 := tl.First("orphan", func(e sim.Entry) bool { return e.Kind == sim.KindSync && e.Work == "forgotten" })
+	restartAt := done.At + time.Millisecond
+	if !ok1 || !ok2 || restartAt >= gone.At {
+		t.Fatalf("terminated at %s (%v), forgotten at %s (%v): no window to restart in\n%s", done.At, ok1, gone.At, ok2, tl.Events())
+	}
+	in.Actions = append(in.Actions, sim.Action{At: sim.Duration(restartAt), RestartKubelet: &down})
+	tl = run(t, sim.Config{Seed: 1, For: sec(60)}, in)
+	for _, e := range tl.Entries {
+		if e.Pod == "orphan" && e.At >= restartAt+5*time.Second && (e.Kind == sim.KindStatus || (e.Kind == sim.KindCRI && e.Call.Method == "StopContainer") || (e.Kind == sim.KindSync && e.Work == "terminating")) {
+			t.Fatalf("the new kubelet acted on a pod it does not know at %s: %s %s\n%s", e.At, e.Kind, e.Message, tl.Events())
+		}
+	}
+}

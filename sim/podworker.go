@@ -220,7 +220,12 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	// update.WorkType): a deletion that made it terminating meanwhile
 	// waits for SyncTerminatingPod.
 	if p.mem.Worker.WorkType() == work {
-		p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, false, p.loop.Now, f)
+		runtimeOnly := p.mem.Worker != nil && p.mem.Worker.ObservedRuntime
+		p.mem.Worker = termination.Complete(p.mem.Worker, out.Result, runtimeOnly, p.loop.Now, f)
+		if runtimeOnly && p.mem.Worker == nil {
+			p.forgotten = true
+			p.log(KindSync, p.loop.Now, "the orphan's containers are stopped: the pod worker forgets the pod").Work = "forgotten"
+		}
 	}
 	if work == termination.TerminatingPod && !out.Result.Err {
 		p.stopProbes(true)

@@ -419,7 +419,13 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			if a.At.D()+3*time.Minute > span {
 				continue
 			}
-			if _, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); !ok {
+			// Terminated, or forgotten: an orphan of a restarted kubelet
+			// ends with no SyncTerminatedPod (kubelet.go
+			// SyncTerminatingRuntimePod), and one with nothing running
+			// is never synced at all.
+			if _, ok := tl.First(name, func(x Entry) bool {
+				return x.Kind == KindSync && (x.Message == "terminated" || x.Work == "forgotten")
+			}); !ok {
 				t.Fatalf("%s removed at %s: the kubelet never finished with it\n%s", name, a.At, tl.Events())
 			}
 		}

@@ -140,6 +140,16 @@ func (r *fakeRuntime) running() bool {
 	return false
 }
 
+// sandboxReady: a sandbox of the pod is ready (not stopped).
+func (r *fakeRuntime) sandboxReady() bool {
+	for _, sb := range r.sandboxes {
+		if sb.Ready {
+			return true
+		}
+	}
+	return false
+}
+
 // oneLine joins the lines of a decision's text, so that every entry is one
 // line.
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

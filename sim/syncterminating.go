@@ -19,6 +19,10 @@ import (
 // (kuberuntime_container.go killContainer, killPodWithSyncResult).
 
 func (s *syncer) syncTerminating() {
+	if w := s.in.Memory.Worker; w != nil && w.ObservedRuntime {
+		s.syncTerminatingRuntime()
+		return
+	}
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	st := s.generate(false)
 	s.store(st, "SyncTerminatingPod")
@@ -44,6 +48,25 @@ func (s *syncer) syncTerminating() {
 	st = s.generate(true)
 	s.store(st, "SyncTerminatingPod")
 	s.out.Requeue = RequeueNow
+}
+
+// syncTerminatingRuntime is SyncTerminatingRuntimePod (kubelet.go): an
+// orphan the kubelet has no configuration for (after a restart of the
+// kubelet, a pod removed while it was down) is killed with the grace
+// period override of 1 s the kill carries, and no status is generated or
+// stored; the worker then forgets the pod (completeTerminatingRuntimePod).
+func (s *syncer) syncTerminatingRuntime() {
+	grace := int64(1)
+	if s.in.Grace > 0 {
+		grace = s.in.Grace
+	}
+	t := s.planKill(termination.Options{
+		Features:            s.in.Kubelet.Features,
+		GracePeriodOverride: &grace,
+		PreStop:             s.preStops(),
+	})
+	s.applyKill(t)
+	s.out.Requeue = RequeueNever
 }
 
 func (s *syncer) syncTerminated() {
