@@ -259,8 +259,26 @@ func (d *podDriver) apply(c podChange) {
 			return
 		}
 		if apiequality.Semantic.DeepEqual(old.Spec, c.pod.Spec) && equalStrings(old.Finalizers, c.pod.Finalizers) &&
-			(old.DeletionTimestamp == nil) == (c.pod.DeletionTimestamp == nil) && foreignConditionsKey(old) == foreignConditionsKey(c.pod) {
+			(old.DeletionTimestamp == nil) == (c.pod.DeletionTimestamp == nil) && foreignConditionsKey(old) == foreignConditionsKey(c.pod) &&
+			old.Annotations[ScriptAnnotation] == c.pod.Annotations[ScriptAnnotation] {
 			return
+		}
+		// A new script (or a new ephemeral container, which the script
+		// may describe: kubectl debug adds one, the user annotates how
+		// it behaves) is read again; containers created from now on
+		// follow it. One that does not parse leaves the old script, with
+		// an Event.
+		var script *sim.Script
+		if old.Annotations[ScriptAnnotation] != c.pod.Annotations[ScriptAnnotation] ||
+			len(old.Spec.EphemeralContainers) != len(c.pod.Spec.EphemeralContainers) {
+			sc, _, problems := podScript(c.pod, d.o, c.at)
+			if len(problems) == 0 {
+				script = &sc
+			} else if old.Annotations[ScriptAnnotation] != c.pod.Annotations[ScriptAnnotation] {
+				for _, pr := range problems {
+					d.event(c.pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid, Message: pr})
+				}
+			}
 		}
 		next := simPod(c.pod)
 		// The conditions other clients set (a readiness gate's): the
@@ -271,7 +289,13 @@ func (d *podDriver) apply(c podChange) {
 				next.Status.Conditions = append(next.Status.Conditions, cd)
 			}
 		}
-		if err := d.eng.UpdatePod(c.at, next, nil); err != nil {
+		err := d.eng.UpdatePod(c.at, next, script)
+		if err != nil && script != nil {
+			d.event(c.pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid,
+				Message: fmt.Sprintf("annotation %s does not fit the pod: %v; the pod keeps its script", ScriptAnnotation, err)})
+			err = d.eng.UpdatePod(c.at, next, nil)
+		}
+		if err != nil {
 			d.logf("pod %s/%s: update not applied: %v", c.pod.Namespace, c.pod.Name, err)
 		}
 	case podDeleted:

@@ -676,7 +676,12 @@ func kubeletAddTime(t *testing.T, f *captured.Fixture, created time.Time) time.T
 // The containers' commands say the same: the trap loop exits when its
 // current `sleep 1` ends, the preStop is `sleep 4`, the ephemeral
 // debugger is `sleep 3600` as PID 1 (SIGTERM ignored).
-func capturedScript(f *captured.Fixture) string {
+//
+// withEphemeral includes the ephemeral containers, which the pod as
+// created does not have (a script naming them does not fit it): the test
+// annotates the pod with that script just before it adds the container,
+// and the node reads it again when the container is added.
+func capturedScript(f *captured.Fixture, withEphemeral bool) string {
 	names := map[string]string{}
 	for _, c := range f.CRICalls {
 		if c.Method == "CreateContainer" {
@@ -712,10 +717,7 @@ func capturedScript(f *captured.Fixture) string {
 	}
 	cs := map[string]any{}
 	for name, r := range runs {
-		if containerFieldPathOf(f.Pod, name) == "" {
-			// An ephemeral container added later: the node reads the
-			// annotation against the pod as created, where a script
-			// naming it does not fit (see knownDifferences).
+		if containerFieldPathOf(f.Pod, name) == "" && !withEphemeral {
 			continue
 		}
 		cs[name] = map[string]any{"runs": []any{r}}
@@ -746,14 +748,7 @@ func containerFieldPathOf(pod *v1.Pod, name string) string {
 // yet, by scenario: the capture's key text and what the node shows
 // instead, with why. They are applied to the capture's keys before the
 // comparison and logged; everything else is compared as captured.
-var knownDifferences = map[string][]struct{ capture, ours, why string }{
-	"api-ephemeral": {{
-		capture: "debugger:terminated:Error:137", ours: "debugger:terminated:Completed:0",
-		why: "the ephemeral debugger (`sleep 3600` as PID 1) ignores SIGTERM and is killed when the 2 s grace runs out (137); the node " +
-			"reads the script annotation once, against the pod as created, where a script naming the debugger does not fit (the pod " +
-			"would fall back to the defaults), so the debugger follows the default behaviour: it exits 0 at once on SIGTERM",
-	}},
-}
+var knownDifferences = map[string][]struct{ capture, ours, why string }{}
 
 func capturedAPIScenario(ctx context.Context, t *testing.T, c kubernetes.Interface, name, nodeName string) {
 	f, err := captured.Load(filepath.Join("..", "testdata", "captured", name+".json"))
@@ -770,7 +765,7 @@ func capturedAPIScenario(ctx context.Context, t *testing.T, c kubernetes.Interfa
 	realAdd := kubeletAddTime(t, f, created)
 	pod := &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: f.Pod.Name, Namespace: "default", Finalizers: f.Pod.Finalizers,
-			Annotations: map[string]string{node.ScriptAnnotation: capturedScript(f)}},
+			Annotations: map[string]string{node.ScriptAnnotation: capturedScript(f, false)}},
 		Spec: *f.Pod.Spec.DeepCopy(),
 	}
 	pod.Spec.NodeName = nodeName
@@ -818,6 +813,10 @@ func capturedAPIScenario(ctx context.Context, t *testing.T, c kubernetes.Interfa
 				t.Fatal("no observation shows the ephemeral container")
 			}
 			do = func() error {
+				ann, _ := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]string{node.ScriptAnnotation: capturedScript(f, true)}}})
+				if _, err := pods.Patch(ctx, pod.Name, types.MergePatchType, ann, metav1.PatchOptions{}); err != nil {
+					return err
+				}
 				patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"ephemeralContainers": []v1.EphemeralContainer{*ephemeral}}})
 				_, err := pods.Patch(ctx, pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "ephemeralcontainers")
 				return err
@@ -874,8 +873,19 @@ func TestCapturedAPIComparison(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sim.ReadScript([]byte(capturedScript(f)), []*v1.Pod{f.Pod}); err != nil {
-			t.Errorf("%s: script %s: %v", name, capturedScript(f), err)
+		if _, err := sim.ReadScript([]byte(capturedScript(f, false)), []*v1.Pod{f.Pod}); err != nil {
+			t.Errorf("%s: script %s: %v", name, capturedScript(f, false), err)
+		}
+		// With its ephemeral containers, the script fits the pod once
+		// they are added (and only then, when there are any).
+		withEph := f.Pod.DeepCopy()
+		for _, o := range f.Observations {
+			if o.Pod != nil && len(o.Pod.Spec.EphemeralContainers) > len(withEph.Spec.EphemeralContainers) {
+				withEph.Spec.EphemeralContainers = o.Pod.Spec.EphemeralContainers
+			}
+		}
+		if _, err := sim.ReadScript([]byte(capturedScript(f, true)), []*v1.Pod{withEph}); err != nil {
+			t.Errorf("%s: script with ephemeral containers %s: %v", name, capturedScript(f, true), err)
 		}
 		zero := f.Events[0].Time
 		real := realAPIStates(f, zero)

@@ -71,6 +71,14 @@ func (n *Node) UpdatePod(at time.Time, pod *v1.Pod, script *Script) error {
 		if finalizers && !p.finalizers {
 			p.finalizers = true
 		}
+		// The API server's count of spec changes is the one that
+		// stands: one update that adds two ephemeral containers is one
+		// generation, not two.
+		if pod.Generation > 0 && p.pod.Generation != pod.Generation && !p.removed {
+			cp := *p.pod
+			cp.Generation = pod.Generation
+			p.pod = &cp
+		}
 		for _, a := range acts {
 			if a.RemoveFinalizers || a.Delete != nil {
 				p.act(a)

@@ -209,6 +209,10 @@ func (p *podSim) act(a Action) {
 	case a.AddEphemeral != nil:
 		pod := p.pod.DeepCopy()
 		pod.Spec.EphemeralContainers = append(pod.Spec.EphemeralContainers, *a.AddEphemeral.DeepCopy())
+		// A change of the spec, which the API server counts
+		// (registry/core/pod/strategy.go: the ephemeralcontainers
+		// subresource's PrepareForUpdate, updatePodGeneration).
+		pod.Generation++
 		apidefaults.Pod(pod)
 		p.pod = pod
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
