@@ -334,7 +334,7 @@ func (d *podDriver) add(c podChange) {
 		d.event(pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid,
 			Message: fmt.Sprintf("annotation %s does not fit the pod: %v; the pod follows the node's defaults", ScriptAnnotation, err)})
 		actions = nil
-		err = d.eng.AddPod(c.at, simPod(pod), defaultScript(pod, d.o))
+		err = d.eng.AddPod(c.at, simPod(pod), defaultScript(pod, d.o, c.at))
 	}
 	if err != nil {
 		d.event(pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonNotSimulated, Message: fmt.Sprintf("not simulated: %v", err)})

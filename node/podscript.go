@@ -2,6 +2,8 @@ package node
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -54,7 +56,7 @@ type timedAction struct {
 // follows the defaults alone, or the annotation's usable parts; actions
 // are the kill actions of the annotation, counted from added.
 func podScript(pod *v1.Pod, o PodOptions, added time.Time) (s sim.Script, actions []timedAction, problems []string) {
-	s = defaultScript(pod, o)
+	s = defaultScript(pod, o, added)
 	text, ok := pod.Annotations[ScriptAnnotation]
 	if !ok {
 		return s, nil, nil
@@ -86,19 +88,78 @@ func podScript(pod *v1.Pod, o PodOptions, added time.Time) (s sim.Script, action
 	return s, actions, problems
 }
 
+// KWOK's pod-complete stage (kustomize/stage/pod/general/pod-complete.yaml
+// in KWOK v0.8.0) completes a Job's pod (restartPolicy Never or
+// OnFailure) a delay after it is Running and Ready, read from these
+// annotations: a Go duration, or an RFC 3339 time (the delay is then
+// that time minus now); with a jitter delay too, the delay is drawn
+// uniformly between the two. Here they mean the same for the default
+// behaviour of a Job's pod: each regular container exits 0 that long
+// after it started (instead of PodOptions.JobRunTime), drawn once per pod
+// from the node's seed and the pod's UID. A value that does not parse is
+// ignored, as KWOK ignores it (its stage default then applies: here
+// JobRunTime).
+const (
+	KwokCompleteDelayAnnotation  = "pod-complete.stage.kwok.x-k8s.io/delay"
+	KwokCompleteJitterAnnotation = "pod-complete.stage.kwok.x-k8s.io/jitter-delay"
+)
+
+// kwokDuration reads a KWOK duration annotation value: a Go duration or
+// an RFC 3339 time counted from now.
+func kwokDuration(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.Sub(now), true
+	}
+	if d, err := time.ParseDuration(v); err == nil {
+		return d, true
+	}
+	return 0, false
+}
+
+// jobRunTime is how long a Job's regular containers run by default: the
+// KWOK pod-complete delay annotations when they parse, else JobRunTime.
+func jobRunTime(pod *v1.Pod, o PodOptions, now time.Time) time.Duration {
+	d := o.JobRunTime
+	if d <= 0 {
+		d = DefaultJobRunTime
+	}
+	if rp := pod.Spec.RestartPolicy; rp != v1.RestartPolicyNever && rp != v1.RestartPolicyOnFailure {
+		// KWOK's stage completes only Never and OnFailure pods (the
+		// API server defaults an empty policy to Always).
+		return d
+	}
+	kd, ok := kwokDuration(pod.Annotations[KwokCompleteDelayAnnotation], now)
+	if !ok {
+		return d
+	}
+	if j, ok := kwokDuration(pod.Annotations[KwokCompleteJitterAnnotation], now); ok && j > kd {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(pod.UID))
+		r := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
+		kd += time.Duration(r.Int64N(int64(j - kd)))
+	}
+	if kd <= 0 {
+		// Due already: exits at once (an ExitAfter of 0 would mean
+		// "runs until stopped").
+		kd = time.Nanosecond
+	}
+	return kd
+}
+
 // defaultScript is the node's behaviour for a pod with no script: a pod
 // whose controller is a Job has each regular container exit 0 after
-// JobRunTime, every run; any other container runs until stopped.
-func defaultScript(pod *v1.Pod, o PodOptions) sim.Script {
+// jobRunTime (JobRunTime, or KWOK's pod-complete delay), every run; any
+// other container runs until stopped.
+func defaultScript(pod *v1.Pod, o PodOptions, now time.Time) sim.Script {
 	var s sim.Script
 	ref := controllerOf(pod)
 	if ref == nil || ref.Kind != "Job" {
 		return s
 	}
-	d := o.JobRunTime
-	if d <= 0 {
-		d = DefaultJobRunTime
-	}
+	d := jobRunTime(pod, o, now)
 	s.Containers = map[string]sim.Behaviour{}
 	for _, c := range pod.Spec.Containers {
 		s.Containers[c.Name] = sim.Behaviour{Runs: []sim.Run{{ExitAfter: sim.Duration(d)}}}
