@@ -58,6 +58,7 @@ func (n *Node) UpdatePod(at time.Time, pod *v1.Pod, script *Script) error {
 		}
 	}
 	n.deliver(at, p, func() {
+		gen := p.pod.Generation
 		if script != nil {
 			p.script = *script
 			p.script.Runtime = p.script.Runtime.orDefault()
@@ -71,12 +72,14 @@ func (n *Node) UpdatePod(at time.Time, pod *v1.Pod, script *Script) error {
 		if finalizers && !p.finalizers {
 			p.finalizers = true
 		}
-		// The API server's count of spec changes is the one that
-		// stands: one update that adds two ephemeral containers is one
-		// generation, not two.
-		if pod.Generation > 0 && p.pod.Generation != pod.Generation && !p.removed {
+		// One update is one change of the spec to the API server
+		// (registry/core/pod/strategy.go updatePodGeneration): an update
+		// that adds two ephemeral containers, or resizes two containers,
+		// bumps metadata.generation once, where the actions above each
+		// bumped it.
+		if p.pod.Generation > gen+1 {
 			cp := *p.pod
-			cp.Generation = pod.Generation
+			cp.Generation = gen + 1
 			p.pod = &cp
 		}
 		for _, a := range acts {
