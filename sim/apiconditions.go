@@ -93,7 +93,11 @@ func needToReconcileReadiness(pod *v1.Pod, k Kubelet) bool {
 
 // mergeAPIConditions is mergePodStatus's rule for conditions: those the
 // kubelet does not own come from the API object's status, the kubelet's
-// own from st (status_manager.go mergePodStatus).
+// own from st (status_manager.go mergePodStatus). DisruptionTarget, which
+// the kubelet shares with other writers, comes from st only when st takes
+// the pod to a terminal phase the API does not show yet and no container
+// can still run; its transition time is then now unless the API's has the
+// same status (updateLastTransitionTime).
 func (p *podSim) mergeAPIConditions(st *v1.PodStatus) {
 	if p.api == nil {
 		return
@@ -119,9 +123,22 @@ func (p *podSim) mergeAPIConditions(st *v1.PodStatus) {
 			out = append(out, c)
 		}
 	}
+	terminal := func(ph v1.PodPhase) bool { return ph == v1.PodSucceeded || ph == v1.PodFailed }
 	for _, c := range st.Conditions {
-		if conditions.OwnedByKubelet(c.Type, f) {
+		switch {
+		case conditions.OwnedByKubelet(c.Type, f):
 			out = append(out, c)
+		case c.Type == v1.DisruptionTarget && !terminal(p.api.Phase) && terminal(st.Phase) &&
+			!(termination.Query(p.mem.Worker, true, f).CouldHaveRunningContainers && !p.mem.Finished):
+			c.LastTransitionTime = metav1.NewTime(p.loop.Now.Truncate(time.Second))
+			if i := conditionIndex(p.api.Conditions, c.Type); i >= 0 && p.api.Conditions[i].Status == c.Status {
+				c.LastTransitionTime = p.api.Conditions[i].LastTransitionTime
+			}
+			if i := conditionIndex(out, c.Type); i >= 0 {
+				out[i] = c
+			} else {
+				out = append(out, c)
+			}
 		}
 	}
 	st.Conditions = out

@@ -155,7 +155,15 @@
 //     PLEG record) and its loops get new phases; the containers keep
 //     running. The new process relists at once (every container an
 //     event), receives the pod again and derives its status from the API
-//     object and the runtime (a static pod gets a new start time).
+//     object and the runtime (a static pod gets a new start time). A pod
+//     removed while it was down is an orphan: its running containers are
+//     killed with the 1 s override and no status (SyncTerminatingRuntimePod).
+//   - Eviction by the kubelet (Action.Evict, eviction.go; eviction_manager.go
+//     evictPod): a kill with the eviction's grace period override and the
+//     status function that makes the first terminating status Failed,
+//     Evicted, with DisruptionTarget (which reaches the API object with
+//     the terminal phase only, mergePodStatus); critical pods refuse it.
+//     Which pod and when (the node's pressure signals) are the action's.
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor
@@ -234,7 +242,8 @@
 // (Action.OtherRequests), UpdatePodSandboxResources and the pod cgroup
 // writes of a resize, failed resizes, exec probes as ExecSync calls (the
 // probe results are listed instead), the runtime-health gate, evented PLEG,
-// eviction, and API latency (writes are instant). An action (a kill, a
+// the eviction manager's choice of pod and its pressure signals (an
+// eviction is an action), and API latency (writes are instant). An action (a kill, a
 // deletion) during a hook does not change the hook's outcome: each sync is
 // decided when it starts.
 //

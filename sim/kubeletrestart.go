@@ -78,6 +78,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	p.busy, p.pending, p.finished = false, false, false
 	p.lastSyncEnd, p.workDue, p.deadline = time.Time{}, time.Time{}, time.Time{}
 	p.grace = 0
+	p.eviction = nil
 	p.probes, p.probesAdded = nil, false
 	p.relists = map[int64]bool{}
 	p.housekeeping = false

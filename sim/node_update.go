@@ -176,6 +176,8 @@ func checkAction(p *podSim, a Action) error {
 		return checkSetCondition(p, *a.SetCondition)
 	case a.RestartKubelet != nil && *a.RestartKubelet < 0:
 		return fmt.Errorf("%s: a negative downtime", a)
+	case a.Evict != nil && a.Evict.GracePeriod != nil && *a.Evict.GracePeriod < 0:
+		return fmt.Errorf("%s: a negative grace period", a)
 	}
 	return nil
 }

@@ -88,6 +88,9 @@ type podSim struct {
 	apiGone    bool
 	finalizers bool
 	removed    bool
+	// eviction is the status function of an eviction (Action.Evict) the
+	// worker's SyncTerminatingPod applies; nil: none.
+	eviction *Eviction
 	lastShown  string
 	// forgotten: housekeeping removed the finished worker of a removed
 	// pod.
@@ -224,6 +227,8 @@ func (p *podSim) act(a Action) {
 		p.apiSetCondition(*a.SetCondition, entry)
 	case a.RestartKubelet != nil:
 		p.restartKubelet(a.RestartKubelet.D(), entry)
+	case a.Evict != nil:
+		p.evict(*a.Evict, entry)
 	}
 }
 

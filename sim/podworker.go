@@ -89,6 +89,7 @@ func (p *podSim) tryRun() {
 		Behaviours: p.script.Containers,
 		Images:     p.script.Images,
 		ImagePulls: p.pulls,
+		Eviction:   p.eviction,
 	}, p.mem.handOver(), &p.statusMemo)
 	p.syncs++
 	p.log(KindSync, p.loop.Now, p.syncLine(work, out.Decision)).Work = work.String()

@@ -8,11 +8,18 @@ import (
 )
 
 // drawOutsideAction draws one of the actions of another API client or of
-// the node's operator for TestProperties: a restart of the kubelet with a
+// the node's operator for TestProperties: an eviction by the kubelet
+// (critical pods refuse it), a restart of the kubelet with a
 // drawn downtime, or a condition set in the status (a readiness gate's,
 // the gate added to the pod or not; API pods only, a static pod gets a
 // sandbox kill instead).
 func drawOutsideAction(t *rapid.T, pod *v1.Pod, a Action, label string) Action {
+	if rapid.IntRange(0, 3).Draw(t, label+" evict") == 0 {
+		// The eviction manager's kill: a hard threshold's 1 s or a
+		// soft one's grace.
+		a.Evict = &Eviction{GracePeriod: rapid.SampledFrom([]*int64{nil, ptr64(0), ptr64(5), ptr64(30)}).Draw(t, label+" eviction grace")}
+		return a
+	}
 	if rapid.Bool().Draw(t, label+" restart kubelet") {
 		d := Duration(rapid.SampledFrom([]time.Duration{0, 500 * time.Millisecond, 5 * time.Second, 40 * time.Second}).Draw(t, label+" downtime"))
 		a.RestartKubelet = &d
@@ -36,3 +43,5 @@ func drawOutsideAction(t *rapid.T, pod *v1.Pod, a Action, label string) Action {
 	a.SetCondition = &c
 	return a
 }
+
+func ptr64(v int64) *int64 { return &v }

@@ -119,13 +119,16 @@ type ScriptAction struct {
 	// RestartKubelet restarts the kubelet process: it is down this long
 	// (restartKubelet: 5s).
 	RestartKubelet *Duration `json:"restartKubelet,omitempty"`
+	// Evict is the kubelet evicting the pod under node pressure:
+	// {gracePeriod: 30, message: "..."} ({} for a hard threshold's 1 s).
+	Evict *Eviction `json:"evict,omitempty"`
 }
 
 // Action returns the Action a stands for.
 func (a ScriptAction) Action() Action {
 	out := Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
 		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize,
-		OtherRequests: a.OtherRequests, SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet}
+		OtherRequests: a.OtherRequests, SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet, Evict: a.Evict}
 	if a.Delete {
 		g := int64(-1)
 		if a.GracePeriod != nil {
@@ -332,13 +335,13 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
 		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil,
-			a.OtherRequests != nil, a.SetCondition != nil, a.RestartKubelet != nil} {
+			a.OtherRequests != nil, a.SetCondition != nil, a.RestartKubelet != nil, a.Evict != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, otherRequests, setCondition, restartKubelet (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, otherRequests, setCondition, restartKubelet, evict (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -366,6 +369,9 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		}
 		if d := a.RestartKubelet; d != nil && *d < 0 {
 			return nil, fail(append(at, pathSeg{key: "restartKubelet"}), "%s: want a downtime, 0s or more", *d)
+		}
+		if e := a.Evict; e != nil && e.GracePeriod != nil && *e.GracePeriod < 0 {
+			return nil, fail(append(at, pathSeg{key: "evict"}, pathSeg{key: "gracePeriod"}), "%d: want a grace period in seconds, 0 or more", *e.GracePeriod)
 		}
 		if c := a.SetCondition; c != nil && (c.Type == "" || c.Status == "") {
 			return nil, fail(append(at, pathSeg{key: "setCondition"}), "a condition needs a type and a status")

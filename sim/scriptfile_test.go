@@ -165,7 +165,7 @@ func TestReadScriptRoundTrip(t *testing.T) {
 		f := ScriptFile{APIVersion: ScriptAPIVersion, Kind: ScriptKind, Containers: in.Script.Containers, Runtime: RuntimeDelays{Relist: Duration(rapid.IntRange(0, 50).Draw(t, "relist ms")) * Duration(time.Millisecond)}}
 		for _, a := range in.Actions {
 			sa := ScriptAction{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers, KillContainer: a.KillContainer, KillSandbox: a.KillSandbox,
-				SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet}
+				SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet, Evict: a.Evict}
 			if a.Delete != nil {
 				sa.Delete = true
 				if *a.Delete >= 0 {

@@ -130,6 +130,10 @@ type Action struct {
 	// again after this downtime: its memory of the pod is lost, the
 	// containers keep running; see kubeletrestart.go.
 	RestartKubelet *Duration `json:"restartKubelet,omitempty"`
+	// Evict is the kubelet's eviction manager evicting the pod (node
+	// pressure): phase Failed, reason Evicted, DisruptionTarget, and a
+	// kill with the eviction's grace period override; see eviction.go.
+	Evict *Eviction `json:"evict,omitempty"`
 }
 
 func (a Action) String() string {
@@ -156,6 +160,8 @@ func (a Action) String() string {
 		return fmt.Sprintf("set condition %s %s", a.SetCondition.Type, a.SetCondition.Status)
 	case a.RestartKubelet != nil:
 		return fmt.Sprintf("restart kubelet (down %s)", *a.RestartKubelet)
+	case a.Evict != nil:
+		return fmt.Sprintf("evict (grace %ds)", a.Evict.grace())
 	}
 	return "nothing"
 }

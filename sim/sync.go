@@ -204,6 +204,9 @@ type SyncInput struct {
 	// them): the sync reads them for the images it needs (see Image).
 	Images     map[string]Image
 	ImagePulls map[string]int
+	// Eviction is the status function of an eviction the pod worker
+	// holds (read only by SyncTerminatingPod); nil: none.
+	Eviction *Eviction
 }
 
 // Call is one CRI call the kubelet makes.

@@ -12,6 +12,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/termination"
 	"github.com/kubeletlogic/kubeletlogic/vocab"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // SyncTerminatingPod and SyncTerminatedPod (kubelet.go), the status
@@ -25,6 +26,11 @@ func (s *syncer) syncTerminating() {
 	}
 	pod, in, m := s.pod, s.in, &s.out.Memory
 	st := s.generate(false)
+	if in.Eviction != nil {
+		// The kill's status function (kubelet.go SyncTerminatingPod
+		// applies it to the first status only).
+		applyEviction(&st, pod, *in.Eviction, in.Kubelet.Features, metav1.NewTime(s.now()))
+	}
 	s.store(st, "SyncTerminatingPod")
 	grace := in.Grace
 	if grace <= 0 {

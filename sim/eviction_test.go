@@ -1,0 +1,129 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// The kubelet's eviction manager evicts a pod (eviction_manager.go
+// evictPod, kubelet.go SyncTerminatingPod): the first status SyncTerminatingPod
+// stores is Failed with reason Evicted and the DisruptionTarget condition
+// (reason TerminationByKubelet), the containers are stopped with the
+// eviction's grace period override (a hard threshold's 1 s, raised to
+// killContainer's 2 s minimum; a soft threshold's, less a preStop's time).
+// The final phase is the containers': one that exits 0 on SIGTERM makes
+// the pod Succeeded, its reason gone (kubernetes#118310, #120182: seen on
+// real clusters); one killed keeps Failed and Evicted. The API object shows
+// no terminal phase and no DisruptionTarget until no container can run
+// (status_manager.go mergePodStatus), then both. A static pod is
+// critical and never evicted.
+func TestEvict(t *testing.T) {
+	grace := int64(30)
+	spec := v1.PodSpec{TerminationGracePeriodSeconds: &grace, Containers: []v1.Container{{Name: "app", Image: "busybox",
+		Lifecycle: &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sleep", "4"}}}}}}}
+	soft := int64(20)
+	for _, tc := range []struct {
+		name      string
+		e         sim.Eviction
+		run       sim.Run
+		timeout   string
+		msg       string
+		end       v1.PodPhase
+		endReason string
+	}{
+		{"hard threshold, exits 0 on SIGTERM", sim.Eviction{}, sim.Run{PreStop: sec(4), TermAfter: sec(0.1)},
+			"timeout 2s", sim.DefaultEvictionMessage, v1.PodSucceeded, ""},
+		{"soft threshold, ignores SIGTERM", sim.Eviction{GracePeriod: &soft, Message: "The node was low on resource: ephemeral-storage. "},
+			sim.Run{PreStop: sec(4), TermAfter: sec(100)}, "timeout 16s", "The node was low on resource: ephemeral-storage. ", v1.PodFailed, sim.EvictedReason},
+	} {
+		pod := apiPod("ev", spec)
+		pod.Generation = 3
+		script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{tc.run}}}}
+		tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script,
+			Actions: []sim.Action{{At: sec(10), Evict: &tc.e}}})
+		stop, ok := tl.First("ev", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" })
+		if !ok || stop.At < 10*time.Second || !strings.Contains(stop.Message, tc.timeout) {
+			t.Fatalf("%s: StopContainer %q at %s (found %v), want %s after 10s\n%s", tc.name, stop.Message, stop.At, ok, tc.timeout, tl.Events())
+		}
+		var after, api []sim.Entry
+		for _, e := range tl.Entries {
+			if e.Kind == sim.KindStatus && e.At >= 10*time.Second {
+				after = append(after, e)
+			}
+			if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.At >= 10*time.Second {
+				api = append(api, e)
+			}
+		}
+		if len(after) == 0 || len(api) == 0 {
+			t.Fatalf("%s: no status after the eviction\n%s", tc.name, tl.Events())
+		}
+		first := after[0].Status.Status
+		if first.Phase != v1.PodFailed || first.Reason != sim.EvictedReason || first.Message != tc.msg || after[0].At != 10*time.Second {
+			t.Fatalf("%s: first status after the eviction at %s: %s %q %q, want Failed Evicted %q at 10s\n%s",
+				tc.name, after[0].At, first.Phase, first.Reason, first.Message, tc.msg, tl.Events())
+		}
+		dt := condition(&first, v1.DisruptionTarget)
+		if dt == nil || dt.Status != v1.ConditionTrue || dt.Reason != v1.PodReasonTerminationByKubelet || dt.Message != tc.msg || dt.ObservedGeneration != 3 {
+			t.Fatalf("%s: DisruptionTarget %+v, want True TerminationByKubelet %q observed generation 3", tc.name, dt, tc.msg)
+		}
+		last := after[len(after)-1].Status.Status
+		if last.Phase != tc.end || last.Reason != tc.endReason {
+			t.Fatalf("%s: last status %s %q, want %s %q\n%s", tc.name, last.Phase, last.Reason, tc.end, tc.endReason, tl.Events())
+		}
+		for _, e := range api {
+			st := e.Status.Status
+			terminal := st.Phase == v1.PodSucceeded || st.Phase == v1.PodFailed
+			if has := condition(&st, v1.DisruptionTarget) != nil; has != terminal || (terminal && e.At < stop.At) {
+				t.Fatalf("%s: API status at %s: phase %s, DisruptionTarget %v: want both only once the containers stopped (after %s)\n%s",
+					tc.name, e.At, st.Phase, has, stop.At, tl.Events())
+			}
+		}
+		if st := api[len(api)-1].Status.Status; st.Phase != tc.end {
+			t.Fatalf("%s: the API's last phase %s, want %s\n%s", tc.name, st.Phase, tc.end, tl.Events())
+		}
+		if _, ok := tl.First("ev", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" && e.At > 10*time.Second }); ok {
+			t.Fatalf("%s: a container created after the eviction\n%s", tc.name, tl.Events())
+		}
+	}
+
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{PreStop: sec(4), TermAfter: sec(0.1)}}}}}
+	static := staticPod("crit", spec)
+	tl := run(t, sim.Config{Seed: 1, For: sec(30)}, sim.PodInput{Pod: static, Script: script,
+		Actions: []sim.Action{{At: sec(10), Evict: &sim.Eviction{}}}})
+	if _, ok := tl.First("crit", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" }); ok {
+		t.Fatalf("a static (critical) pod was evicted\n%s", tl.Events())
+	}
+	if a, ok := tl.First("crit", func(e sim.Entry) bool { return e.Kind == sim.KindAction && e.At == 10*time.Second }); !ok || !strings.Contains(a.Message, "critical") {
+		t.Fatalf("the refused eviction's entry %q does not say why\n%s", a.Message, tl.Events())
+	}
+}
+
+// A script's evict action reads, and a negative grace period is refused.
+func TestEvictScript(t *testing.T) {
+	pod := apiPod("ev", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	f, err := sim.ReadScript([]byte("actions:\n- {at: 5s, evict: {gracePeriod: 7, message: low}}\n"), []*v1.Pod{pod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := f.Actions[0].Action()
+	if a.Evict == nil || *a.Evict.GracePeriod != 7 || a.Evict.Message != "low" || a.String() != "evict (grace 7s)" {
+		t.Fatalf("read %+v (%s)", a.Evict, a)
+	}
+	if _, err := sim.ReadScript([]byte("actions:\n- {at: 5s, evict: {gracePeriod: -2}}\n"), []*v1.Pod{pod}); err == nil || !strings.Contains(err.Error(), "gracePeriod") {
+		t.Fatalf("a script evicting with grace -2: %v, want an error naming gracePeriod", err)
+	}
+	n := sim.NewNode(sim.Config{Seed: 1})
+	if err := n.AddPod(n.Start(), pod, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	neg := int64(-1)
+	if err := n.Do(n.Start().Add(time.Second), "", "ev", sim.Action{Evict: &sim.Eviction{GracePeriod: &neg}}); err == nil {
+		t.Fatal("an eviction with a negative grace period was accepted")
+	}
+}
+
