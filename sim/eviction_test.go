@@ -86,7 +86,9 @@ func TestEvict(t *testing.T) {
 		if st := api[len(api)-1].Status.Status; st.Phase != tc.end {
 			t.Fatalf("%s: the API's last phase %s, want %s\n%s", tc.name, st.Phase, tc.end, tl.Events())
 		}
-		if _, ok := tl.First("ev", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" && e.At > 10*time.Second }); ok {
+		if _, ok := tl.First("ev", func(e sim.Entry) bool {
+			return e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" && e.At > 10*time.Second
+		}); ok {
 			t.Fatalf("%s: a container created after the eviction\n%s", tc.name, tl.Events())
 		}
 	}
@@ -126,4 +128,3 @@ func TestEvictScript(t *testing.T) {
 		t.Fatal("an eviction with a negative grace period was accepted")
 	}
 }
-

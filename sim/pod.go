@@ -90,8 +90,8 @@ type podSim struct {
 	removed    bool
 	// eviction is the status function of an eviction (Action.Evict) the
 	// worker's SyncTerminatingPod applies; nil: none.
-	eviction *Eviction
-	lastShown  string
+	eviction  *Eviction
+	lastShown string
 	// forgotten: housekeeping removed the finished worker of a removed
 	// pod.
 	forgotten bool
