@@ -88,7 +88,7 @@ func newStatusQueue(client kubernetes.Interface, clk clock.Clock, qps float32, b
 		if burst < 1 {
 			burst = 1
 		}
-		q.limiter = flowcontrol.NewTokenBucketRateLimiterWithClock(qps, burst, clk)
+		q.limiter = flowcontrol.NewTokenBucketRateLimiter(qps, burst)
 	}
 	return q
 }

@@ -27,7 +27,9 @@
 //     does not know the events in advance (one watching a real API server
 //     with the wall clock): NewNode, then AddPod, UpdatePod (the API
 //     object's new version: ephemeral containers, a resize, finalizers, the
-//     deletion), DeletePod and Do (any Action) at the time each happens, and
+//     deletion), DeletePod and Do (any Action) at the time each happens,
+//     AdoptPod for a pod the node ran before its kubelet started (its
+//     runtime read off its API status, then a new kubelet's first sync), and
 //     Advance(T), which runs what the kubelet does up to T and returns a
 //     Report: the entries Simulate would list, the syncs, and Wake, when
 //     the node next has something to do. Simulate is a loop over a Node,
@@ -156,6 +158,10 @@
 //     running. The new process relists at once (every container an
 //     event), receives the pod again and derives its status from the API
 //     object and the runtime (a static pod gets a new start time).
+//     Node.AdoptPod (adopt.go) is that new process for a pod whose runtime
+//     is known only from its API status (runtimestate.FromStatus): running
+//     containers go on from their startedAt, terminated ones and the last
+//     terminations are exited instances, restart counts continue.
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor
