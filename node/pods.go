@@ -20,6 +20,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -92,7 +93,10 @@ func newPodDriver(s *Standalone, spec NodeSpec, index int, o PodOptions) *podDri
 	rec := bc.NewRecorder(scheme.Scheme, v1.EventSource{Component: "kubelet", Host: spec.Name})
 	d := &podDriver{s: s, spec: spec, index: index, o: o, recorder: rec, events: bc, cidr: nodePodCIDR(index),
 		kick: make(chan struct{}, 1), pods: map[types.UID]*drivenPod{}, ips: map[string]bool{}}
-	d.sq = newStatusQueue(s.client, s.o.Clock, s.o.QPS, s.o.Burst, spec.InternalIP, d.logf)
+	// The status writer's sweep and rate limiter run on the wall clock,
+	// as client-go's limiter does: a test's fake clock (Options.Clock)
+	// steps the node's loops, never a write's wait.
+	d.sq = newStatusQueue(s.client, clock.RealClock{}, s.o.QPS, s.o.Burst, spec.InternalIP, d.logf)
 	return d
 }
 
