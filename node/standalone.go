@@ -38,7 +38,8 @@ type Options struct {
 	Features features.Set
 	// Clock is the clock the periodic loops (lease renewal, node status)
 	// read and wait on; nil means the wall clock. A test may pass a fake
-	// clock (k8s.io/utils/clock/testing) and step it.
+	// clock (k8s.io/utils/clock/testing) and step it. The pod status
+	// writer's 10 s sweep and its rate limiter use the wall clock.
 	Clock clock.Clock
 	// Rand returns a number in [0, 1) for the kubelet's jitter and random
 	// report delay; nil means math/rand/v2's Float64.
