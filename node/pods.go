@@ -376,7 +376,8 @@ func (d *podDriver) add(c podChange) {
 		}
 		p.sandboxUp = adopted && sandboxReady(pod.Status)
 	}
-	if pod.DeletionTimestamp != nil {
+	if pod.DeletionTimestamp != nil && !adopted {
+		// (An adopted pod's deletion is in the pod AdoptPod was given.)
 		if err := d.eng.UpdatePod(c.at, simPod(pod), nil); err != nil {
 			d.logf("pod %s/%s: deletion not applied: %v", pod.Namespace, pod.Name, err)
 		}

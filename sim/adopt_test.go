@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -148,5 +149,38 @@ func TestAdoptPodSucceededStaysTerminal(t *testing.T) {
 		if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status.Status.Phase != v1.PodSucceeded {
 			t.Fatalf("phase %s written after the adoption", e.Status.Status.Phase)
 		}
+	}
+}
+
+// A pod being deleted when the new kubelet adopts it is stopped: its
+// worker starts terminating, the running container gets StopContainer and
+// the kubelet deletes the object.
+func TestAdoptPodBeingDeleted(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}})
+	seen, at := runUntilStatus(t, 1, pod, sim.Script{}, time.Minute, func(st v1.PodStatus) bool {
+		return len(st.ContainerStatuses) == 1 && st.ContainerStatuses[0].State.Running != nil
+	})
+	grace := int64(30)
+	ts := metav1.NewTime(at.Add(40 * time.Second))
+	seen.DeletionTimestamp, seen.DeletionGracePeriodSeconds = &ts, &grace
+	n := sim.NewNode(sim.Config{Seed: 2, Start: at.Add(10 * time.Second), KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(n.Start(), seen, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(n.Start().Add(time.Minute))
+	stopped, deleted := false, false
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" {
+			stopped = true
+		}
+		if e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" {
+			t.Fatalf("a container created for a pod being deleted: %s", e.Message)
+		}
+		if e.Kind == sim.KindAPI && e.API == sim.APIDeleted {
+			deleted = true
+		}
+	}
+	if !stopped || !deleted {
+		t.Fatalf("stopped %v, deleted %v: want the container stopped and the object deleted\n%s", stopped, deleted, (&sim.Timeline{Entries: r.Entries}).Events())
 	}
 }
