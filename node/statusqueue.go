@@ -271,14 +271,14 @@ func (q *statusQueue) sync(ctx context.Context, e *statusEntry) bool {
 		return false
 	}
 	cur, err := pods.Get(ctx, e.name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return true
-	}
-	if err != nil {
+	if err != nil && !apierrors.IsNotFound(err) {
 		q.fail(e, "get before status patch", err)
 		return false
 	}
-	if cur.UID != e.uid {
+	if err != nil || cur.UID != e.uid {
+		// Gone, or replaced by a pod of the same name: nothing of this
+		// pod is left to write or delete.
+		e.deleted = true
 		return true
 	}
 	if e.version > 0 {
