@@ -44,6 +44,29 @@
 // containers do comes from [ScriptAnnotation], else from the node's
 // defaults ([PodOptions]).
 //
+// Statuses and final deletes go through each node's status manager
+// (statusqueue.go, after pkg/kubelet/status/status_manager.go): the
+// engine's newest status per pod is kept with a version, and one writer
+// sends the pods whose newest status is not written yet (a pod's older
+// unwritten statuses are never sent), each a GET, the merge, a PATCH
+// (syncPod, mergePodStatus), every request waiting for a token of the
+// rate limiter [Options.QPS] and [Options.Burst] (the kubelet's
+// kubeAPIQPS 50 and kubeAPIBurst 100 by default). Every 10 s it sweeps
+// all pods (syncBatch with all=true): a write that failed (the API server
+// down) is made again, and a status another client changed in the fields
+// the kubelet owns is written back (needsReconcile); other clients'
+// conditions are kept.
+//
+// A pod whose status already shows containers when its node's driver
+// starts was run by a previous process of the node (kubeletlogic-node
+// restarted): the engine adopts it (sim.Node.AdoptPod) with the runtime
+// its status shows, as a restarted kubelet finds its containers in the
+// runtime: running containers keep running, restart counts continue, the
+// crash-loop back-off record is forgotten, a terminal pod stays terminal.
+// Its pod IP is kept when it is in the node's range. The watch is
+// client-go's informer: after the API server restarts it lists again and
+// goes on.
+//
 // KWOK mode ([Kwok], kwokmode.go) drives the same pod drivers for nodes
 // someone else keeps: KWOK with its node stages only registers the nodes
 // and renews their leases; every node that matches a [KwokSelector]

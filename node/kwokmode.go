@@ -115,6 +115,12 @@ func NewKwok(client kubernetes.Interface, sel KwokSelector, o Options) (*Kwok, e
 	if o.Rand == nil {
 		o.Rand = rand.Float64
 	}
+	if o.QPS == 0 {
+		o.QPS = DefaultQPS
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}

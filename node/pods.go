@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -42,6 +44,8 @@ type podDriver struct {
 	recorder record.EventRecorder
 	events   record.EventBroadcaster
 	cidr     netip.Prefix
+	// sq writes the pods' statuses and final deletes (statusqueue.go).
+	sq *statusQueue
 
 	mu    sync.Mutex
 	queue []podChange
@@ -87,8 +91,13 @@ func newPodDriver(s *Standalone, spec NodeSpec, index int, o PodOptions) *podDri
 	// The kubelet's recorder: source component kubelet, host the node
 	// (cmd/kubelet/app/server.go makeEventRecorder).
 	rec := bc.NewRecorder(scheme.Scheme, v1.EventSource{Component: "kubelet", Host: spec.Name})
-	return &podDriver{s: s, spec: spec, index: index, o: o, recorder: rec, events: bc, cidr: nodePodCIDR(index),
+	d := &podDriver{s: s, spec: spec, index: index, o: o, recorder: rec, events: bc, cidr: nodePodCIDR(index),
 		kick: make(chan struct{}, 1), pods: map[types.UID]*drivenPod{}, ips: map[string]bool{}}
+	// The status writer's sweep and rate limiter run on the wall clock,
+	// as client-go's limiter does: a test's fake clock (Options.Clock)
+	// steps the node's loops, never a write's wait.
+	d.sq = newStatusQueue(s.client, clock.RealClock{}, s.o.QPS, s.o.Burst, spec.InternalIP, d.logf)
+	return d
 }
 
 // nodePodCIDR is the pod range of the node at index: 10.244.<index>.0/24
@@ -115,6 +124,23 @@ func (d *podDriver) allocIP() string {
 		}
 	}
 	return ""
+}
+
+// keepIP takes ip, the pod IP an adopted pod's status shows, when it is
+// in the node's range and free; "" otherwise.
+func (d *podDriver) keepIP(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil || !d.cidr.Contains(a) || d.ips[ip] {
+		return ""
+	}
+	d.ips[ip] = true
+	return ip
+}
+
+// hasContainerStatuses says whether a pod's status shows any container.
+func hasContainerStatuses(pod *v1.Pod) bool {
+	st := &pod.Status
+	return len(st.InitContainerStatuses)+len(st.ContainerStatuses)+len(st.EphemeralContainerStatuses) > 0
 }
 
 func (d *podDriver) push(c podChange) {
@@ -170,9 +196,13 @@ func (d *podDriver) run(ctx context.Context) {
 			}
 		},
 	})
+	d.sq.store = inf.GetStore()
 	f.Start(ctx.Done())
 	defer f.Shutdown()
 	defer d.events.Shutdown()
+	sqDone := make(chan struct{})
+	go func() { defer close(sqDone); d.sq.run(ctx) }()
+	defer func() { <-sqDone }()
 	for {
 		d.step(ctx, clk.Now())
 		wake, ok := d.eng.Wake()
@@ -325,16 +355,36 @@ func (d *podDriver) add(c podChange) {
 		d.finishUnsimulated(pod)
 		return
 	}
-	script, actions, problems := podScript(pod, d.o, c.at)
+	// A pod that already shows containers was run by this node's previous
+	// process (a restarted kubeletlogic-node): the engine adopts it with
+	// the runtime its status shows, as a restarted kubelet finds its
+	// containers in the runtime (sim.Node.AdoptPod). Its script's actions
+	// count from when the pod first started, and those already past are
+	// not done again.
+	adopted := hasContainerStatuses(pod)
+	reached := c.at
+	if adopted && pod.Status.StartTime != nil {
+		reached = pod.Status.StartTime.Time
+	}
+	engPod := simPod(pod)
+	engAdd := d.eng.AddPod
+	if adopted {
+		engPod.Status = *pod.Status.DeepCopy()
+		engAdd = d.eng.AdoptPod
+	}
+	script, actions, problems := podScript(pod, d.o, reached)
+	if adopted {
+		actions = slices.DeleteFunc(actions, func(a timedAction) bool { return a.at.Before(c.at) })
+	}
 	for _, pr := range problems {
 		d.event(pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid, Message: pr})
 	}
-	err := d.eng.AddPod(c.at, simPod(pod), script)
+	err := engAdd(c.at, engPod, script)
 	if err != nil && len(pod.Annotations[ScriptAnnotation]) > 0 {
 		d.event(pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid,
 			Message: fmt.Sprintf("annotation %s does not fit the pod: %v; the pod follows the node's defaults", ScriptAnnotation, err)})
 		actions = nil
-		err = d.eng.AddPod(c.at, simPod(pod), defaultScript(pod, d.o, c.at))
+		err = engAdd(c.at, engPod, defaultScript(pod, d.o, c.at))
 	}
 	if err != nil {
 		d.event(pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonNotSimulated, Message: fmt.Sprintf("not simulated: %v", err)})
@@ -344,9 +394,14 @@ func (d *podDriver) add(c podChange) {
 	p.simulated = true
 	p.actions = actions
 	if !pod.Spec.HostNetwork {
-		p.ip = d.allocIP()
+		p.ip = d.keepIP(pod.Status.PodIP)
+		if p.ip == "" {
+			p.ip = d.allocIP()
+		}
+		p.sandboxUp = adopted && sandboxReady(pod.Status)
 	}
-	if pod.DeletionTimestamp != nil {
+	if pod.DeletionTimestamp != nil && !adopted {
+		// (An adopted pod's deletion is in the pod AdoptPod was given.)
 		if err := d.eng.UpdatePod(c.at, simPod(pod), nil); err != nil {
 			d.logf("pod %s/%s: deletion not applied: %v", pod.Namespace, pod.Name, err)
 		}
@@ -391,40 +446,11 @@ func (d *podDriver) write(ctx context.Context, r sim.Report) {
 			if sandboxReady(*w.Status) {
 				p.sandboxUp = true
 			}
-			d.patchStatus(ctx, p, *w.Status)
+			d.sq.set(p.pod, *w.Status, p.ip, p.sandboxUp)
 		}
 		if w.Delete && !p.apiGone {
-			d.deletePod(ctx, p.pod)
+			d.sq.requestDelete(p.pod)
 		}
-	}
-}
-
-// patchStatus is status_manager.go syncPod for one status: read the API
-// object, merge, patch the status subresource with the UID precondition.
-func (d *podDriver) patchStatus(ctx context.Context, p *drivenPod, st v1.PodStatus) {
-	pods := d.s.client.CoreV1().Pods(p.pod.Namespace)
-	cur, err := pods.Get(ctx, p.pod.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return
-	}
-	if err != nil {
-		d.logf("pod %s/%s: get before status patch: %v", p.pod.Namespace, p.pod.Name, err)
-		return
-	}
-	if cur.UID != p.pod.UID {
-		return
-	}
-	next := statusToWrite(st, cur.Status, cur.Spec.HostNetwork, d.spec.InternalIP, p.ip, p.sandboxUp)
-	patch, unchanged, err := statusPatch(cur.UID, cur.Status, next)
-	if err != nil {
-		d.logf("pod %s/%s: status patch: %v", p.pod.Namespace, p.pod.Name, err)
-		return
-	}
-	if unchanged {
-		return
-	}
-	if _, err := pods.Patch(ctx, cur.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil && !apierrors.IsNotFound(err) {
-		d.logf("pod %s/%s: status patch: %v", p.pod.Namespace, p.pod.Name, err)
 	}
 }
 
@@ -468,6 +494,7 @@ func (d *podDriver) forget() {
 		if p.ip != "" {
 			delete(d.ips, p.ip)
 		}
+		d.sq.forget(uid)
 		delete(d.pods, uid)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 
@@ -36,7 +38,8 @@ type Options struct {
 	Features features.Set
 	// Clock is the clock the periodic loops (lease renewal, node status)
 	// read and wait on; nil means the wall clock. A test may pass a fake
-	// clock (k8s.io/utils/clock/testing) and step it.
+	// clock (k8s.io/utils/clock/testing) and step it. The pod status
+	// writer's 10 s sweep and its rate limiter use the wall clock.
 	Clock clock.Clock
 	// Rand returns a number in [0, 1) for the kubelet's jitter and random
 	// report delay; nil means math/rand/v2's Float64.
@@ -53,6 +56,14 @@ type Options struct {
 	// Pods says how the nodes run the pods bound to them (the zero value:
 	// every pod, Job pods exiting 0 after DefaultJobRunTime).
 	Pods PodOptions
+	// QPS and Burst limit the requests of each node's pod status writer
+	// (statusqueue.go: every GET, status PATCH and final DELETE waits for
+	// a token), as the kubelet's kubeAPIQPS and kubeAPIBurst limit its
+	// client; 0 means the kubelet's defaults, 50 and 100 (DefaultQPS,
+	// DefaultBurst); a negative QPS means no limit. The client you pass
+	// keeps its own limiter (client-go's QPS and Burst) for every request.
+	QPS   float32
+	Burst int
 	// Logf receives one line per failed or retried API call; nil discards
 	// them.
 	Logf func(format string, args ...any)
@@ -67,6 +78,8 @@ type Standalone struct {
 	o      Options
 	mu     sync.Mutex
 	ran    bool
+	// drivers are the nodes' pod drivers by node name, once Run made them.
+	drivers map[string]*podDriver
 }
 
 // NewStandalone validates the node specs and options. Names must be unique;
@@ -93,6 +106,12 @@ func NewStandalone(client kubernetes.Interface, nodes []NodeSpec, o Options) (*S
 	}
 	if o.Clock == nil {
 		o.Clock = clock.RealClock{}
+	}
+	if o.QPS == 0 {
+		o.QPS = DefaultQPS
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
 	}
 	if o.Rand == nil {
 		o.Rand = rand.Float64
@@ -139,6 +158,12 @@ func (s *Standalone) Run(ctx context.Context) error {
 	for i, n := range s.nodes {
 		if !s.o.Pods.Disabled {
 			d := newPodDriver(s, n, i, s.o.Pods)
+			s.mu.Lock()
+			if s.drivers == nil {
+				s.drivers = map[string]*podDriver{}
+			}
+			s.drivers[n.Name] = d
+			s.mu.Unlock()
 			wg.Add(1)
 			go func() { defer wg.Done(); d.run(ctx) }()
 		}
@@ -150,6 +175,26 @@ func (s *Standalone) Run(ctx context.Context) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// engineStatus is the newest status the engine of node gave for the pod
+// uid (the status manager's cache, before the node's IPs and the merge);
+// false when there is none.
+func (s *Standalone) engineStatus(node string, uid types.UID) (v1.PodStatus, bool) {
+	s.mu.Lock()
+	d := s.drivers[node]
+	s.mu.Unlock()
+	if d == nil {
+		return v1.PodStatus{}, false
+	}
+	return d.sq.cached(uid)
+}
+
+// driver is node's pod driver (nil: none).
+func (s *Standalone) driver(node string) *podDriver {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.drivers[node]
 }
 
 // rand01 is Options.Rand behind a lock (a user's source need not be safe

@@ -27,7 +27,9 @@
 //     does not know the events in advance (one watching a real API server
 //     with the wall clock): NewNode, then AddPod, UpdatePod (the API
 //     object's new version: ephemeral containers, a resize, finalizers, the
-//     deletion), DeletePod and Do (any Action) at the time each happens, and
+//     deletion), DeletePod and Do (any Action) at the time each happens,
+//     AdoptPod for a pod the node ran before its kubelet started (its
+//     runtime read off its API status, then a new kubelet's first sync), and
 //     Advance(T), which runs what the kubelet does up to T and returns a
 //     Report: the entries Simulate would list, the syncs, and Wake, when
 //     the node next has something to do. Simulate is a loop over a Node,
@@ -164,6 +166,10 @@
 //     Evicted, with DisruptionTarget (which reaches the API object with
 //     the terminal phase only, mergePodStatus); critical pods refuse it.
 //     Which pod and when (the node's pressure signals) are the action's.
+//   - Node.AdoptPod (adopt.go) is a new kubelet process for a pod whose
+//     runtime is known only from its API status (runtimestate.FromStatus):
+//     running containers go on from their startedAt, terminated ones and
+//     the last terminations are exited instances, restart counts continue.
 //   - Termination (kuberuntime/kuberuntime_container.go killContainer,
 //     killPodWithSyncResult; pod_workers.go): the grace period as the worker
 //     computes it, preStop hooks, native-sidecar ordering and the 2 s floor

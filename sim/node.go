@@ -195,7 +195,7 @@ func (n *Node) AddPod(at time.Time, pod *v1.Pod, script Script) error {
 		return err
 	}
 	n.added++
-	n.addPod(at, p)
+	n.place(at, p, p.add)
 	return nil
 }
 
@@ -280,8 +280,9 @@ func (n *Node) newPod(in PodInput, index int) (*podSim, error) {
 	return p, nil
 }
 
-// addPod puts p on the node at time at.
-func (n *Node) addPod(at time.Time, p *podSim) {
+// place puts p on the node at time at, where fn receives it (p.add or
+// p.adopt).
+func (n *Node) place(at time.Time, p *podSim, fn func()) {
 	if at.Before(n.now) {
 		at = n.now
 	}
@@ -292,7 +293,7 @@ func (n *Node) addPod(at time.Time, p *podSim) {
 	// Container GC runs every minute, in the node's phase, from the first
 	// run at or after the pod's arrival.
 	p.at(engine.NextAfter(n.st.clocks.GC, time.Minute, at.Add(-time.Nanosecond)), p.containerGC)
-	n.deliver(at, p, p.add)
+	n.deliver(at, p, fn)
 }
 
 // deliver runs p's events before at, then fn at at.

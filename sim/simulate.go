@@ -269,7 +269,7 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 			p := sims[ds[i].pod]
 			if ds[i].action < 0 {
 				n.added++
-				n.addPod(at, p)
+				n.place(at, p, p.add)
 				continue
 			}
 			if n.pods[p.key] != p {

@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -287,6 +288,10 @@ type proc struct {
 	name, log string
 	cmd       *exec.Cmd
 	done      chan struct{}
+	// bin, env and args started it (RestartAPIServer starts it again).
+	bin  string
+	env  []string
+	args []string
 }
 
 func (cp *ControlPlane) run(name, bin string, args ...string) error {
@@ -295,10 +300,20 @@ func (cp *ControlPlane) run(name, bin string, args ...string) error {
 
 // runEnv is run with env added to the test's environment.
 func (cp *ControlPlane) runEnv(name, bin string, env []string, args ...string) error {
-	logPath := filepath.Join(cp.Dir, "logs", name+".log")
-	f, err := os.Create(logPath)
+	p, err := startProc(filepath.Join(cp.Dir, "logs", name+".log"), name, bin, env, args)
 	if err != nil {
 		return err
+	}
+	cp.procs = append(cp.procs, p)
+	return nil
+}
+
+// startProc starts a component in its own process group, its output
+// appended to logPath.
+func startProc(logPath, name, bin string, env, args []string) (*proc, error) {
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = f, f
@@ -308,12 +323,54 @@ func (cp *ControlPlane) runEnv(name, bin string, env []string, args ...string) e
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		f.Close()
-		return fmt.Errorf("start %s: %v", name, err)
+		return nil, fmt.Errorf("start %s: %v", name, err)
 	}
-	p := &proc{name: name, log: logPath, cmd: cmd, done: make(chan struct{})}
+	p := &proc{name: name, log: logPath, cmd: cmd, done: make(chan struct{}), bin: bin, env: env, args: args}
 	go func() { _ = cmd.Wait(); f.Close(); close(p.done) }()
-	cp.procs = append(cp.procs, p)
-	return nil
+	return p, nil
+}
+
+// RestartAPIServer stops kube-apiserver (SIGTERM to its process group,
+// SIGKILL after 10 s), leaves it stopped for down, and starts it again with
+// the same flags: the same port, certificates and etcd (which keeps
+// running, so every object and resourceVersion survives). It returns once
+// /readyz answers again, with how long the API server was unreachable
+// from the stop to the first ready answer.
+func (cp *ControlPlane) RestartAPIServer(down time.Duration) (time.Duration, error) {
+	i := slices.IndexFunc(cp.procs, func(p *proc) bool { return p.name == "kube-apiserver" })
+	if i < 0 {
+		return 0, fmt.Errorf("controlplane: no kube-apiserver running")
+	}
+	old := cp.procs[i]
+	stopped := time.Now()
+	stopProc(old)
+	time.Sleep(down)
+	p, err := startProc(old.log, old.name, old.bin, old.env, old.args)
+	if err != nil {
+		return 0, err
+	}
+	cp.procs[i] = p
+	err = cp.waitFor("kube-apiserver (restarted)", 180*time.Second, func(ctx context.Context) error {
+		b, err := cp.Client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
+		if err != nil {
+			return fmt.Errorf("%v %s", err, b)
+		}
+		return nil
+	})
+	return time.Since(stopped), err
+}
+
+// stopProc sends SIGTERM to p's process group, SIGKILL after 10 s, and
+// waits for it to exit.
+func stopProc(p *proc) {
+	pid := p.cmd.Process.Pid
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		<-p.done
+	}
 }
 
 // exited names a component that has exited.
@@ -374,15 +431,7 @@ func (cp *ControlPlane) waitHTTP(name, url string, limit time.Duration) error {
 // end of every log when the test failed.
 func (cp *ControlPlane) stop(t testing.TB) {
 	for i := len(cp.procs) - 1; i >= 0; i-- {
-		p := cp.procs[i]
-		pid := p.cmd.Process.Pid
-		_ = syscall.Kill(-pid, syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-			<-p.done
-		}
+		stopProc(cp.procs[i])
 	}
 	if !t.Failed() {
 		_ = os.RemoveAll(cp.Dir)

@@ -1,0 +1,186 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// runUntilStatus drives a Node with pod until cond holds for a status the
+// kubelet wrote to the API object (or until limit), and returns the API
+// object with that status and the node's time then.
+func runUntilStatus(t *testing.T, seed uint64, pod *v1.Pod, script sim.Script, limit time.Duration, cond func(v1.PodStatus) bool) (*v1.Pod, time.Time) {
+	t.Helper()
+	n := sim.NewNode(sim.Config{Seed: seed})
+	if err := n.AddPod(n.Start(), pod, script); err != nil {
+		t.Fatal(err)
+	}
+	for at := n.Start(); at.Sub(n.Start()) < limit; at = at.Add(100 * time.Millisecond) {
+		for _, e := range n.Advance(at).Entries {
+			if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status != nil && cond(e.Status.Status) {
+				out := pod.DeepCopy()
+				out.Status = *e.Status.Status.DeepCopy()
+				return out, n.Start().Add(e.At)
+			}
+		}
+	}
+	t.Fatalf("no status for which the condition holds within %s", limit)
+	return nil, time.Time{}
+}
+
+func restartsOf(st v1.PodStatus) int32 {
+	if len(st.ContainerStatuses) == 0 {
+		return -1
+	}
+	return st.ContainerStatuses[0].RestartCount
+}
+
+// A crash-looping pod adopted by a new kubelet (its status read from the
+// API object) goes on with the next restart count, one per crash, never
+// back to an earlier one; the back-off record is forgotten, so the first
+// back-off after the adoption is the initial 10 s; the running container's
+// ID and start are the status's.
+func TestAdoptPodContinuesRestartCount(t *testing.T) {
+	pod := apiPod("crash", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(2), ExitCode: 1}}}}}
+	for _, running := range []bool{true, false} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			seen, at := runUntilStatus(t, seed, pod, script, 5*time.Minute, func(st v1.PodStatus) bool {
+				if restartsOf(st) < 2 {
+					return false
+				}
+				cs := st.ContainerStatuses[0]
+				if running {
+					return cs.State.Running != nil
+				}
+				return cs.State.Waiting != nil && cs.State.Waiting.Reason == "CrashLoopBackOff"
+			})
+			from := restartsOf(seen.Status)
+			// A new node (a new kubelet) 3 s later.
+			n := sim.NewNode(sim.Config{Seed: seed + 100, Start: at.Add(3 * time.Second), KubeletUptime: sim.Duration(time.Nanosecond)})
+			if err := n.AdoptPod(n.Start(), seen, script); err != nil {
+				t.Fatal(err)
+			}
+			last := from
+			var entries []sim.Entry
+			var backOff string
+			for step := n.Start(); step.Sub(n.Start()) < 90*time.Second; step = step.Add(100 * time.Millisecond) {
+				for _, e := range n.Advance(step).Entries {
+					entries = append(entries, e)
+					if e.Kind == sim.KindSync && backOff == "" && strings.Contains(e.Message, "back-off ") {
+						backOff = e.Message
+					}
+					if e.Kind != sim.KindAPI || e.API != sim.APIStatus {
+						continue
+					}
+					r := restartsOf(e.Status.Status)
+					if r < last || r > last+1 {
+						t.Fatalf("running=%v seed %d: restart count %d after %d (adopted at %d)\n%s", running, seed, r, last, from, (&sim.Timeline{Entries: entries}).Events())
+					}
+					last = r
+				}
+			}
+			if last < from+2 {
+				t.Fatalf("running=%v seed %d: restart count %d 90 s after adopting at %d: the pod did not go on crash-looping\n%s", running, seed, last, from, (&sim.Timeline{Entries: entries}).Events())
+			}
+			if !strings.Contains(backOff, "back-off 10s") {
+				t.Fatalf("running=%v seed %d: first back-off after the adoption %q, want 10s\n%s", running, seed, backOff, (&sim.Timeline{Entries: entries}).Events())
+			}
+			for _, e := range entries {
+				if e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" {
+					if e.Call.RestartCount != int(from)+1 {
+						t.Fatalf("running=%v seed %d: first container created after the adoption has restart count %d, want %d", running, seed, e.Call.RestartCount, from+1)
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// A running container adopted keeps running: no CRI call, the status the
+// new kubelet derives is Running with the same restart count and start.
+func TestAdoptPodKeepsRunning(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}})
+	seen, at := runUntilStatus(t, 1, pod, sim.Script{}, time.Minute, func(st v1.PodStatus) bool {
+		return len(st.ContainerStatuses) == 1 && st.ContainerStatuses[0].State.Running != nil && st.ContainerStatuses[0].Ready
+	})
+	started := seen.Status.ContainerStatuses[0].State.Running.StartedAt
+	n := sim.NewNode(sim.Config{Seed: 7, Start: at.Add(30 * time.Second), KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(n.Start(), seen, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(n.Start().Add(2 * time.Minute))
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindCRI {
+			t.Fatalf("CRI call after the adoption: %s\n%s", e.Message, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		if e.Kind == sim.KindAPI && e.API == sim.APIStatus {
+			cs := e.Status.Status.ContainerStatuses[0]
+			if cs.State.Running == nil || !cs.State.Running.StartedAt.Equal(&started) || cs.RestartCount != 0 || cs.ContainerID != seen.Status.ContainerStatuses[0].ContainerID {
+				t.Fatalf("status after the adoption: %+v, want running since %s, ID %s", cs, started, seen.Status.ContainerStatuses[0].ContainerID)
+			}
+		}
+	}
+}
+
+// A pod that Succeeded is not started again, whatever its restart policy
+// says: its worker starts terminated (a pod of restartPolicy Always, as
+// one whose containers all exited 0 while it was being stopped).
+func TestAdoptPodSucceededStaysTerminal(t *testing.T) {
+	pod := apiPod("job", v1.PodSpec{RestartPolicy: v1.RestartPolicyNever, Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(2)}}}}}
+	seen, at := runUntilStatus(t, 1, pod, script, time.Minute, func(st v1.PodStatus) bool { return st.Phase == v1.PodSucceeded })
+	seen.Spec.RestartPolicy = v1.RestartPolicyAlways
+	n := sim.NewNode(sim.Config{Seed: 3, Start: at.Add(5 * time.Second), KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(n.Start(), seen, script); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(n.Start().Add(2 * time.Minute))
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindCRI && (e.Call.Method == "CreateContainer" || e.Call.Method == "RunPodSandbox") {
+			t.Fatalf("the Succeeded pod was started again: %s\n%s", e.Message, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status.Status.Phase != v1.PodSucceeded {
+			t.Fatalf("phase %s written after the adoption", e.Status.Status.Phase)
+		}
+	}
+}
+
+// A pod being deleted when the new kubelet adopts it is stopped: its
+// worker starts terminating, the running container gets StopContainer and
+// the kubelet deletes the object.
+func TestAdoptPodBeingDeleted(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "nginx"}}})
+	seen, at := runUntilStatus(t, 1, pod, sim.Script{}, time.Minute, func(st v1.PodStatus) bool {
+		return len(st.ContainerStatuses) == 1 && st.ContainerStatuses[0].State.Running != nil
+	})
+	grace := int64(30)
+	ts := metav1.NewTime(at.Add(40 * time.Second))
+	seen.DeletionTimestamp, seen.DeletionGracePeriodSeconds = &ts, &grace
+	n := sim.NewNode(sim.Config{Seed: 2, Start: at.Add(10 * time.Second), KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(n.Start(), seen, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(n.Start().Add(time.Minute))
+	stopped, deleted := false, false
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" {
+			stopped = true
+		}
+		if e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" {
+			t.Fatalf("a container created for a pod being deleted: %s", e.Message)
+		}
+		if e.Kind == sim.KindAPI && e.API == sim.APIDeleted {
+			deleted = true
+		}
+	}
+	if !stopped || !deleted {
+		t.Fatalf("stopped %v, deleted %v: want the container stopped and the object deleted\n%s", stopped, deleted, (&sim.Timeline{Entries: r.Entries}).Events())
+	}
+}
