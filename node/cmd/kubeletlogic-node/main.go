@@ -108,8 +108,8 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.labelSelector, "node-label-selector", "", "kwok mode: label selector the nodes must match too, as kwok's --manage-nodes-with-label-selector")
 	fs.StringVar(&c.version, "kubelet-version", features.V1_37_2.String(), "kubelet version modelled: "+versions())
 	fs.StringVar(&c.gates, "feature-gates", "", "kubelet feature gates, as the kubelet's --feature-gates (A=true,B=false)")
-	fs.Float64Var(&c.qps, "qps", 50, "API requests per second (client-go rate limiter; the kubelet's kubeAPIQPS default)")
-	fs.IntVar(&c.burst, "burst", 100, "API request burst (the kubelet's kubeAPIBurst default)")
+	fs.Float64Var(&c.qps, "qps", 50, "API requests per second (the client's rate limiter and each node's pod status writer's; the kubelet's kubeAPIQPS default)")
+	fs.IntVar(&c.burst, "burst", 100, "API request burst (the client's and each status writer's; the kubelet's kubeAPIBurst default)")
 	fs.DurationVar(&c.jobRunTime, "job-run-time", node.DefaultJobRunTime, "how long a Job's pod's containers run before exiting 0 when its script does not say")
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the kubelet's random choices (back-off jitter, probe start)")
 	if err := fs.Parse(args); err != nil {
@@ -211,11 +211,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		logger.Printf("API server %s (%s): %v", rc.Host, from, err)
 		return 1
 	}
-	o := node.Options{
-		Features: fset,
-		Pods:     node.PodOptions{JobRunTime: c.jobRunTime, Seed: c.seed},
-		Logf:     logger.Printf,
-	}
+	o := c.options(fset, logger.Printf)
 	type runner interface{ Run(context.Context) error }
 	var r runner
 	switch c.mode {
@@ -245,4 +241,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	logger.Print("stopped")
 	return 0
+}
+
+// options are the node.Options the flags give: the kubelet version's
+// gates, the pods' defaults, and --qps/--burst for each node's pod status
+// writer as well as for the client.
+func (c config) options(fset features.Set, logf func(string, ...any)) node.Options {
+	return node.Options{
+		Features: fset,
+		Pods:     node.PodOptions{JobRunTime: c.jobRunTime, Seed: c.seed},
+		QPS:      float32(c.qps),
+		Burst:    c.burst,
+		Logf:     logf,
+	}
 }

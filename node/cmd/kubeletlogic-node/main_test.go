@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,10 @@ func TestParse(t *testing.T) {
 		version: "1.35", gates: "A=true", qps: 5, burst: 7, jobRunTime: 2 * time.Second, seed: 9}
 	if c != want {
 		t.Errorf("standalone %+v: want %+v", c, want)
+	}
+	// --qps and --burst limit each node's pod status writer too.
+	if o := c.options(features.V1_37(), nil); o.QPS != 5 || o.Burst != 7 || o.Pods.JobRunTime != 2*time.Second || o.Pods.Seed != 9 {
+		t.Errorf("options %+v: want QPS 5, Burst 7, JobRunTime 2s, Seed 9", o)
 	}
 	for _, bad := range []struct {
 		args []string
