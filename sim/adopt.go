@@ -147,19 +147,9 @@ func (p *podSim) scheduleAdoptedExit(in *instance, now time.Time) {
 	if d <= 0 || in.c.State != runtimestate.Running {
 		return
 	}
-	in.gen++
-	gen := in.gen
 	at := in.c.StartedAt.Add(d)
 	if at.Before(now) {
 		at = now
 	}
-	p.at(at, func() {
-		if in.gen == gen && in.c.State == runtimestate.Running {
-			reason := exitReason(in.run.ExitCode)
-			if in.run.oomKilled {
-				reason = reasonOOMKilled
-			}
-			p.exitAs(in, in.run.ExitCode, at, reason)
-		}
-	})
+	p.ownExitAt(in, at)
 }

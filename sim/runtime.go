@@ -140,6 +140,23 @@ func (r *fakeRuntime) running() bool {
 	return false
 }
 
+// ownExitAt schedules the exit of in's process on its own at at, with its
+// run's exit code (OOMKilled for an OOM kill), unless the instance is
+// stopped or restarted before.
+func (p *podSim) ownExitAt(in *instance, at time.Time) {
+	in.gen++
+	gen := in.gen
+	p.at(at, func() {
+		if in.gen == gen && in.c.State == runtimestate.Running {
+			reason := exitReason(in.run.ExitCode)
+			if in.run.oomKilled {
+				reason = reasonOOMKilled
+			}
+			p.exitAs(in, in.run.ExitCode, at, reason)
+		}
+	})
+}
+
 // sandboxReady: a sandbox of the pod is ready (not stopped).
 func (r *fakeRuntime) sandboxReady() bool {
 	for _, sb := range r.sandboxes {
@@ -225,18 +242,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 		in.c.State = runtimestate.Running
 		in.c.StartedAt = done
 		if d := in.run.ExitAfter.D(); d > 0 {
-			in.gen++
-			gen := in.gen
-			at := done.Add(d)
-			p.at(at, func() {
-				if in.gen == gen && in.c.State == runtimestate.Running {
-					reason := exitReason(in.run.ExitCode)
-					if in.run.oomKilled {
-						reason = reasonOOMKilled
-					}
-					p.exitAs(in, in.run.ExitCode, at, reason)
-				}
-			})
+			p.ownExitAt(in, done.Add(d))
 		}
 	case "StopContainer":
 		in := p.rt.find(c.ID)
