@@ -48,6 +48,8 @@ func TestPods(t *testing.T) {
 	t.Run("deployment crash loop", func(t *testing.T) { crashLoop(ctx, t, c) })
 	t.Run("deletions", func(t *testing.T) { deletions(ctx, t, c) })
 	t.Run("bad script", func(t *testing.T) { badScript(ctx, t, c) })
+	t.Run("in-place resize", func(t *testing.T) { inPlaceResize(ctx, t, c) })
+	t.Run("active deadline", func(t *testing.T) { activeDeadline(ctx, t, c) })
 }
 
 // jobWithSidecar: the app exits 0 after JobRunTime (the node's default for
