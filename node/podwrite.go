@@ -50,12 +50,22 @@ type podTrack struct {
 	// killedAtPreStop are the containers (by name/ID) whose Killing event was
 	// recorded at their preStop hook, before the StopContainer call.
 	killedAtPreStop map[string]bool
+	// pullError is, by container name, the error of a pull the sync
+	// reported failing, until its PullImage call is seen; pulled marks a
+	// container whose image was just pulled (its CreateContainer then
+	// records no "already present").
+	pullError map[string]string
+	pulled    map[string]bool
 }
 
 // The kubelet's event reasons (pkg/kubelet/events/event.go) and the
 // messages it records with them.
 const (
 	reasonPulled                = "Pulled"
+	reasonPulling               = "Pulling"
+	reasonFailed                = "Failed"
+	reasonErrImageNeverPull     = "ErrImageNeverPull"
+	kubeletSyncMessageStartErr  = ": start error "
 	reasonCreated               = "Created"
 	reasonStarted               = "Started"
 	reasonKilling               = "Killing"
@@ -82,9 +92,18 @@ const (
 //   - CreateContainer: Pulled, "Container image %q already present on
 //     machine and can be accessed by the pod" (images/image_manager.go
 //     EnsureImageExists, gate KubeletEnsureSecretPulledImages on by
-//     default since v1.35; the engine's images are always present), then
+//     default since v1.35) unless the image was just pulled, then
 //     Created "Container created" (kuberuntime/kuberuntime_container.go
 //     startContainer);
+//   - PullImage (an image the script says is missing): Pulling "Pulling
+//     image %q" when it starts; when it returns, Pulled "Successfully
+//     pulled image %q in <d> (<d> including waiting). Image size: 0
+//     bytes." (the engine has no image sizes), or Failed "Failed to pull
+//     image %q: <error>" and Failed "Error: ErrImagePull"
+//     (EnsureImageExists, startContainer);
+//   - a start refused for its image: ErrImageNeverPull with the
+//     message, or BackOff "Back-off pulling image %q" (the image
+//     back-off), each followed by Failed "Error: <reason>";
 //   - StartContainer: Started "Container started" (startContainer);
 //   - StopContainer: Killing with the kill's message, "Stopping container
 //     <name>" when the kill had none (kuberuntime_container.go
@@ -107,6 +126,9 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 	}
 	if tr.killedAtPreStop == nil {
 		tr.killedAtPreStop = map[string]bool{}
+	}
+	if tr.pullError == nil {
+		tr.pullError, tr.pulled = map[string]string{}, map[string]bool{}
 	}
 	ev := func(e sim.Entry, container, typ, reason, msg string) {
 		w.Events = append(w.Events, kubeletEvent{At: start.Add(e.At), FieldPath: containerFieldPath(pod, container),
@@ -139,9 +161,27 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 			c := e.Call
 			switch c.Method {
 			case "CreateContainer":
-				ev(e, c.Name, v1.EventTypeNormal, reasonPulled,
-					fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", containerImage(pod, c.Name)))
+				if !tr.pulled[c.Name] {
+					ev(e, c.Name, v1.EventTypeNormal, reasonPulled,
+						fmt.Sprintf("Container image %q already present on machine and can be accessed by the pod", containerImage(pod, c.Name)))
+				}
+				delete(tr.pulled, c.Name)
 				ev(e, c.Name, v1.EventTypeNormal, reasonCreated, "Container created")
+			case "PullImage":
+				ev(e, c.Name, v1.EventTypeNormal, reasonPulling, fmt.Sprintf("Pulling image %q", c.Image))
+				done := e
+				done.At = c.Done
+				if c.PullFailed {
+					msg := tr.pullError[c.Name]
+					delete(tr.pullError, c.Name)
+					ev(done, c.Name, v1.EventTypeWarning, reasonFailed, fmt.Sprintf("Failed to pull image %q: %s", c.Image, msg))
+					ev(done, c.Name, v1.EventTypeWarning, reasonFailed, "Error: ErrImagePull")
+					continue
+				}
+				took := (c.Done - c.At).Truncate(time.Millisecond)
+				ev(done, c.Name, v1.EventTypeNormal, reasonPulled,
+					fmt.Sprintf("Successfully pulled image %q in %v (%v including waiting). Image size: 0 bytes.", c.Image, took, took))
+				tr.pulled[c.Name] = true
 			case "StartContainer":
 				ev(e, c.Name, v1.EventTypeNormal, reasonStarted, "Container started")
 			case "StopContainer":
@@ -176,6 +216,26 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 			if rest, ok := strings.CutPrefix(e.Message, kubeletSyncMessageKillSep); ok {
 				if name, msg, ok := strings.Cut(rest, ": "); ok && containerSpec(pod, name) {
 					tr.killMessage[name] = msg
+				}
+				continue
+			}
+			// "<name>: start error <reason>: <message>" (sim/images.go).
+			if name, rest, ok := strings.Cut(e.Message, kubeletSyncMessageStartErr); ok && containerSpec(pod, name) {
+				reason, msg, _ := strings.Cut(rest, ": ")
+				switch reason {
+				case "ErrImagePull":
+					// Recorded when its PullImage call returns.
+					tr.pullError[name] = msg
+				case "ErrImageNeverPull":
+					ev(e, name, v1.EventTypeWarning, reasonErrImageNeverPull, msg)
+					ev(e, name, v1.EventTypeWarning, reasonFailed, "Error: ErrImageNeverPull")
+				case "ImagePullBackOff":
+					// The message goes on with the last pull's error.
+					if i := strings.Index(msg, "\": "); i >= 0 {
+						msg = msg[:i+1]
+					}
+					ev(e, name, v1.EventTypeNormal, reasonBackOff, msg)
+					ev(e, name, v1.EventTypeWarning, reasonFailed, "Error: ImagePullBackOff")
 				}
 				continue
 			}
