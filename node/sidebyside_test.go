@@ -55,10 +55,7 @@ type sbsCell struct {
 }
 
 func (c sbsCell) String() string {
-	s := c.statuses
-	if c.restarts >= 0 {
-		s += fmt.Sprintf("; restarts %d", c.restarts)
-	}
+	s := fmt.Sprintf("%s; restarts %d", c.statuses, c.restarts)
 	for _, f := range c.facts {
 		s += "; " + f
 	}
