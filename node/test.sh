@@ -18,6 +18,8 @@
 #     by GOFLAGS=-mod=mod go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0
 #   kwok/v0.8.0/stages/{node-initialize,node-heartbeat-with-lease}.yaml
 #     KWOK's own node stages, copied from its module (TestKwokNodes)
+#   kwok/v0.8.0/stages/pod-fast/{pod-ready,pod-complete,pod-delete}.yaml
+#     KWOK's default pod stages, copied from its module (TestSideBySide)
 # A binary already in the cache is used as it is (delete it to rebuild).
 # Builds run under nice -n 5.
 #
@@ -35,6 +37,7 @@
 #   etcd-upstream after etcd (its packages mostly cached): 36 s wall, 13 s CPU.
 # Warm run (everything cached), TestStandalone and TestBinaryVersions:
 # about 75 s.
+# Warm run of TestSideBySide alone (2026-12-03, quiet 2 cores): 32 to 36 s.
 # With --build-only as the first argument it builds what is missing and
 # stops (.ci/run starts it so in the background, then runs the tests).
 set -euo pipefail
@@ -69,17 +72,23 @@ else
 	echo "test.sh: built kwok in $(($(date +%s) - t0)) s"
 fi
 # KWOK's own node stages (node-initialize, node-heartbeat-with-lease), the
-# only stages TestKwokNodes gives kwok, copied unchanged from its module.
-if [ -f "$kwok_dir/stages/node-initialize.yaml" ] && [ -f "$kwok_dir/stages/node-heartbeat-with-lease.yaml" ]; then
-	echo "test.sh: kwok's node stages cached in $kwok_dir/stages"
+# only stages TestKwokNodes gives kwok, and its default ("fast") pod stages
+# (pod-ready, pod-complete, pod-delete, into stages/pod-fast; TestSideBySide's
+# KWOK pool), copied unchanged from its module.
+stages=$kwok_dir/stages
+if [ -f "$stages/node-initialize.yaml" ] && [ -f "$stages/node-heartbeat-with-lease.yaml" ] &&
+	[ -f "$stages/pod-fast/pod-ready.yaml" ] && [ -f "$stages/pod-fast/pod-complete.yaml" ] && [ -f "$stages/pod-fast/pod-delete.yaml" ]; then
+	echo "test.sh: kwok's node and pod stages cached in $stages"
 else
 	kwok_src=$(cd / && go mod download -json sigs.k8s.io/kwok@v0.8.0 | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
 	[ -d "$kwok_src" ] || { echo "test.sh: sigs.k8s.io/kwok@v0.8.0 not downloaded" >&2; exit 1; }
-	mkdir -p "$kwok_dir/stages"
+	mkdir -p "$stages/pod-fast"
 	cp "$kwok_src/kustomize/stage/node/fast/node-initialize.yaml" \
-		"$kwok_src/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml" "$kwok_dir/stages/"
-	chmod 644 "$kwok_dir/stages/"*.yaml
-	echo "test.sh: copied kwok's node stages into $kwok_dir/stages"
+		"$kwok_src/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml" "$stages/"
+	cp "$kwok_src/kustomize/stage/pod/fast/pod-ready.yaml" "$kwok_src/kustomize/stage/pod/fast/pod-complete.yaml" \
+		"$kwok_src/kustomize/stage/pod/fast/pod-delete.yaml" "$stages/pod-fast/"
+	chmod 644 "$stages/"*.yaml "$stages/pod-fast/"*.yaml
+	echo "test.sh: copied kwok's node and pod stages into $stages"
 fi
 if $build_only; then
 	echo "test.sh: components ready (--build-only)"

@@ -29,7 +29,20 @@ const (
 // kwok then starts no pod controller and writes nothing to a pod.
 var KwokNodeStages = []string{"node-initialize.yaml", "node-heartbeat-with-lease.yaml"}
 
-// KwokOptions selects the nodes kwok manages.
+// KwokPodFastStages are KWOK v0.8.0's default pod stages, the "fast" ones
+// kwokctl gives a cluster that names no pod stage of its own
+// (pkg/kwokctl/runtime/cluster.go: getDefaultPodStages), as shipped in its
+// module (kustomize/stage/pod/fast/{pod-ready,pod-complete,pod-delete}.yaml)
+// and copied unchanged by node/test.sh into pod-fast/ in the stages
+// folder: a pod on a node kwok manages is set Running with every container
+// running and ready at once (pod-ready); one owned by a Job is then set
+// Succeeded, its regular containers terminated with exit code 0
+// (pod-complete); a pod with a deletion timestamp is deleted at once
+// (pod-delete). Paths are relative to KwokStagesDir; give them to
+// KwokOptions.PodStages.
+var KwokPodFastStages = []string{"pod-fast/pod-ready.yaml", "pod-fast/pod-complete.yaml", "pod-fast/pod-delete.yaml"}
+
+// KwokOptions selects the nodes kwok manages and the pod stages it loads.
 type KwokOptions struct {
 	// AnnotationSelector is kwok's --manage-nodes-with-annotation-selector;
 	// empty means KwokNodeSelector.
@@ -41,6 +54,11 @@ type KwokOptions struct {
 	// writes on a node that has none; empty passes no --node-ip, and
 	// kwok then writes no InternalIP (kwokctl's binary runtime does so).
 	NodeIP string
+	// PodStages are stage files, relative to KwokStagesDir, that kwok
+	// loads after KwokNodeStages (KwokPodFastStages are KWOK's default pod
+	// stages). Empty loads none: kwok then starts no pod controller and
+	// writes nothing to a pod.
+	PodStages []string
 }
 
 // KwokStagesDir returns the folder holding KwokNodeStages:
@@ -64,7 +82,8 @@ func KwokStagesDir() (string, error) {
 
 // StartKwok starts the cached kwok binary (KWOK v0.8.0) against the
 // control plane's API server with the admin's kubeconfig, KwokNodeStages
-// as its only stages, and the nodes o selects as the ones it manages; it
+// and o.PodStages as its only stages, and the nodes o selects as the ones
+// it manages; it
 // waits until kwok's health endpoint answers (kwok serves it once its
 // controllers have started) and stops it with the control plane. kwok's
 // own configuration folder (KWOK_WORKDIR, whose kwok.yaml it would load
@@ -112,6 +131,13 @@ func (cp *ControlPlane) startKwok(bin, stages string, o KwokOptions) error {
 	}
 	for _, f := range KwokNodeStages {
 		args = append(args, "--config="+filepath.Join(stages, f))
+	}
+	for _, f := range o.PodStages {
+		p := filepath.Join(stages, f)
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("kwok pod stage %s missing (%v): run node/test.sh, or set KUBELETLOGIC_KWOK_STAGES", f, err)
+		}
+		args = append(args, "--config="+p)
 	}
 	if err := cp.runEnv("kwok", bin, []string{"KWOK_WORKDIR=" + work}, args...); err != nil {
 		return err

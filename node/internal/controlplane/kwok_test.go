@@ -25,3 +25,14 @@ func TestKwokStagesDir(t *testing.T) {
 		t.Errorf("KwokStagesDir() = %q, %v: want %q", got, err, dir)
 	}
 }
+
+// TestKwokPodStageMissing: a pod stage asked for and not in the stages
+// folder is an error naming it and the script that copies it, before
+// kwok is started.
+func TestKwokPodStageMissing(t *testing.T) {
+	cp := &ControlPlane{Dir: t.TempDir()}
+	err := cp.startKwok(filepath.Join(cp.Dir, "no-kwok"), t.TempDir(), KwokOptions{PodStages: KwokPodFastStages})
+	if err == nil || !strings.Contains(err.Error(), KwokPodFastStages[0]) || !strings.Contains(err.Error(), "node/test.sh") {
+		t.Errorf("pod stages missing: error %v, want it to name %s and node/test.sh", err, KwokPodFastStages[0])
+	}
+}
