@@ -61,6 +61,7 @@ const (
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
 //	- {at: 15s, setCondition: {type: example.com/gate, status: "True"}}
 //	- {at: 50s, restartKubelet: 5s}        # the kubelet down 5 s, then again
+//	- {at: 70s, evict: {gracePeriod: 10}}  # the kubelet evicts it ({} : a hard threshold's 1 s)
 //	runtime: {runPodSandbox: 289ms}        # the runtime's delays (see RuntimeDelays)
 //	images:                                # how images behave (see Image); others are present
 //	  registry.example/app:1:
