@@ -62,13 +62,13 @@ func (s *syncer) syncTerminating() {
 // period override of 1 s the kill carries, and no status is generated or
 // stored; the worker then forgets the pod (completeTerminatingRuntimePod).
 func (s *syncer) syncTerminatingRuntime() {
-	grace := int64(1)
+	override := int64(1)
 	if s.in.Grace > 0 {
-		grace = s.in.Grace
+		override = s.in.Grace
 	}
 	t := s.planKill(termination.Options{
 		Features:            s.in.Kubelet.Features,
-		GracePeriodOverride: &grace,
+		GracePeriodOverride: &override,
 		PreStop:             s.preStops(),
 	})
 	s.applyKill(t)
