@@ -57,7 +57,7 @@ func TestShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := node.NewKwok(sc, node.KwokSelector{Labels: shardLabel + "=" + s }, node.Options{Logf: t.Logf})
+		k, err := node.NewKwok(sc, node.KwokSelector{Labels: shardLabel + "=" + s}, node.Options{Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
 		}
