@@ -600,6 +600,7 @@ func (r *scaleResult) markdown() string {
 	row("last pod created (after the Deployment)", sec(k.allCreated), sec(l.allCreated), "")
 	row("last pod bound", sec(k.allBound), sec(l.allBound), "")
 	row("**all pods Running**", sec(k.allRunning), sec(l.allRunning), ratio(l.allRunning.Seconds(), k.allRunning.Seconds()))
+	row("all Running after the last bind", sec(k.allRunning-k.allBound), sec(l.allRunning-l.allBound), "")
 	row("**all pods gone after the Deployment's delete**", sec(k.allGone), sec(l.allGone), ratio(l.allGone.Seconds(), k.allGone.Seconds()))
 	perS := func(n int, d time.Duration) string {
 		return fmt.Sprintf("%d (%.0f/s)", n, float64(n)/d.Seconds())
