@@ -139,7 +139,7 @@ func TestScale(t *testing.T) {
 		}
 	}
 	w.mark(tc)
-	waitFor(t, limit, func() (bool, bool) {
+	scaleWait(t, w, tc, limit, "all Running", func() bool {
 		done := true
 		for _, p := range scalePools {
 			s := w.stats(p)
@@ -147,10 +147,12 @@ func TestScale(t *testing.T) {
 				res.pool[p].allRunning = s.lastRunning.Sub(tc)
 				res.pool[p].allCreated = s.lastCreated.Sub(tc)
 				res.pool[p].allBound = s.lastBound.Sub(tc)
+				t.Logf("%s: all %d pods Running %.1f s after the Deployment (last created %.1f s, last bound %.1f s)", p, pods,
+					res.pool[p].allRunning.Seconds(), res.pool[p].allCreated.Seconds(), res.pool[p].allBound.Seconds())
 			}
 			done = done && res.pool[p].allRunning > 0
 		}
-		return true, done
+		return done
 	})
 	// Let the writes that follow Running (a kubelet's Ready condition)
 	// land before the phase ends.
@@ -173,16 +175,17 @@ func TestScale(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, limit, func() (bool, bool) {
+	scaleWait(t, w, td, limit, "all gone", func() bool {
 		done := true
 		for _, p := range scalePools {
 			s := w.stats(p)
 			if s.present == 0 && s.gone >= pods && res.pool[p].allGone == 0 {
 				res.pool[p].allGone = s.lastGone.Sub(td)
+				t.Logf("%s: all pods gone %.1f s after the Deployment's delete", p, res.pool[p].allGone.Seconds())
 			}
 			done = done && res.pool[p].allGone > 0
 		}
-		return true, done
+		return done
 	})
 	deleteDur := time.Since(td)
 	cpu2 := scaleCPU(procs)
@@ -212,6 +215,43 @@ func scaleEnv(t *testing.T, name string, def int) int {
 		t.Fatalf("%s=%q: want a positive integer", name, s)
 	}
 	return n
+}
+
+// scaleWait waits until done, logging each pool's pods (present, bound,
+// Running, gone) every 10 s since t0; after limit it fails the test with
+// the last counts.
+func scaleWait(t *testing.T, w *scaleWatch, t0 time.Time, limit time.Duration, what string, done func() bool) {
+	t.Helper()
+	next := time.Now().Add(10 * time.Second)
+	var end time.Time
+	if e := os.Getenv("KUBELETLOGIC_SCALE_END"); e != "" {
+		var err error
+		if end, err = time.Parse(time.RFC3339, e); err != nil {
+			t.Fatalf("KUBELETLOGIC_SCALE_END=%q: want an RFC 3339 time", e)
+		}
+	}
+	for !done() {
+		if time.Since(t0) > limit {
+			t.Fatalf("not %s after %s: %s", what, limit, w.progress(t0))
+		}
+		if !end.IsZero() && time.Now().After(end) {
+			t.Fatalf("not %s at KUBELETLOGIC_SCALE_END %s: %s", what, end.Format(time.RFC3339), w.progress(t0))
+		}
+		if time.Now().After(next) {
+			t.Logf("%s", w.progress(t0))
+			next = next.Add(10 * time.Second)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (w *scaleWatch) progress(t0 time.Time) string {
+	out := fmt.Sprintf("%5.0f s:", time.Since(t0).Seconds())
+	for _, p := range scalePools {
+		s := w.stats(p)
+		out += fmt.Sprintf(" %s present %d bound %d Running %d gone %d;", p, s.present, s.bound, s.running, s.gone)
+	}
+	return out
 }
 
 // scaleParallel runs f(0..n-1) on workers goroutines.
@@ -244,7 +284,7 @@ type scalePodState struct {
 }
 
 type scaleWatchStats struct {
-	present, running, gone                        int
+	present, bound, running, gone                 int
 	writes                                        int // status changes since the last mark
 	lastCreated, lastBound, lastRunning, lastGone time.Time
 }
@@ -326,6 +366,9 @@ func (w *scaleWatch) observe(typ watch.EventType, p *v1.Pod, at time.Time) {
 			if old.running {
 				st.running--
 			}
+			if old.bound {
+				st.bound--
+			}
 			st.gone++
 			st.lastGone = at
 		}
@@ -342,6 +385,7 @@ func (w *scaleWatch) observe(typ watch.EventType, p *v1.Pod, at time.Time) {
 	old.status = *p.Status.DeepCopy()
 	if !old.bound && p.Spec.NodeName != "" {
 		old.bound = true
+		st.bound++
 		st.lastBound = at
 	}
 	if r := p.Status.Phase == v1.PodRunning; r != old.running {

@@ -12,7 +12,10 @@
 # Environment: KUBELETLOGIC_SCALE_QPS (kubeletlogic-node's --qps, burst
 # twice it; default 5000: no client limit, as kwok has none),
 # KUBELETLOGIC_SCALE_TIMEOUT_S (each wait, default 600),
-# KUBELETLOGIC_SCALE_OUT (also write the table to this file).
+# KUBELETLOGIC_SCALE_OUT (also write the table to this file),
+# KUBELETLOGIC_SCALE_END (an RFC 3339 time: stop there, failing with the
+# counts so far). Progress (pods present, bound, Running, gone per pool)
+# is logged every 10 s.
 # The components must be built: node/test.sh --build-only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
