@@ -67,6 +67,12 @@ type Options struct {
 	// --node-monitor-grace-period (how long a node may go without a
 	// heartbeat before it is marked Unknown); 0 keeps its default, 50 s.
 	NodeMonitorGracePeriod time.Duration
+	// ExtraArgs are flags appended to a component's command line, by
+	// component name ("kube-apiserver", "kube-controller-manager",
+	// "kube-scheduler"); the scale benchmark lifts the controller
+	// manager's and the scheduler's client rate limits with them, as
+	// kwokctl's --disable-qps-limits does.
+	ExtraArgs map[string][]string
 }
 
 // ControlPlane is a running control plane.
@@ -183,13 +189,13 @@ func (cp *ControlPlane) start(bins map[string]string, o Options) error {
 	if err := cp.waitHTTP("etcd", etcdURL+"/health", 60*time.Second); err != nil {
 		return err
 	}
-	if err := cp.run("kube-apiserver", bins["kube-apiserver"],
-		"--etcd-servers="+etcdURL, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(apiPort), "--tls-cert-file="+p.serverCert, "--tls-private-key-file="+p.serverKey,
-		"--client-ca-file="+p.caCert, "--token-auth-file="+tokenFile, "--authorization-mode=RBAC",
-		"--service-account-issuer=https://kubernetes.default.svc.cluster.local", "--service-account-key-file="+p.saPub,
-		"--service-account-signing-key-file="+p.saKey, "--service-cluster-ip-range=10.96.0.0/24",
-		"--endpoint-reconciler-type=none", "--profiling=false"); err != nil {
+	apiArgs := []string{"--etcd-servers=" + etcdURL, "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(apiPort), "--tls-cert-file=" + p.serverCert, "--tls-private-key-file=" + p.serverKey,
+		"--client-ca-file=" + p.caCert, "--token-auth-file=" + tokenFile, "--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local", "--service-account-key-file=" + p.saPub,
+		"--service-account-signing-key-file=" + p.saKey, "--service-cluster-ip-range=10.96.0.0/24",
+		"--endpoint-reconciler-type=none", "--profiling=false"}
+	if err := cp.run("kube-apiserver", bins["kube-apiserver"], append(apiArgs, o.ExtraArgs["kube-apiserver"]...)...); err != nil {
 		return err
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", cp.Kubeconfig)
@@ -217,13 +223,14 @@ func (cp *ControlPlane) start(bins map[string]string, o Options) error {
 	if o.NodeMonitorGracePeriod > 0 {
 		kcmArgs = append(kcmArgs, "--node-monitor-grace-period="+o.NodeMonitorGracePeriod.String())
 	}
+	kcmArgs = append(kcmArgs, o.ExtraArgs["kube-controller-manager"]...)
 	if err := cp.run("kube-controller-manager", bins["kube-controller-manager"], kcmArgs...); err != nil {
 		return err
 	}
-	if err := cp.run("kube-scheduler", bins["kube-scheduler"],
-		"--kubeconfig="+kc["scheduler"], "--authentication-kubeconfig="+kc["scheduler"], "--authorization-kubeconfig="+kc["scheduler"],
-		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(schedPort), "--cert-dir="+filepath.Join(cp.Dir, "scheduler-certs"),
-		"--leader-elect=false"); err != nil {
+	schedArgs := []string{"--kubeconfig=" + kc["scheduler"], "--authentication-kubeconfig=" + kc["scheduler"], "--authorization-kubeconfig=" + kc["scheduler"],
+		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(schedPort), "--cert-dir=" + filepath.Join(cp.Dir, "scheduler-certs"),
+		"--leader-elect=false"}
+	if err := cp.run("kube-scheduler", bins["kube-scheduler"], append(schedArgs, o.ExtraArgs["kube-scheduler"]...)...); err != nil {
 		return err
 	}
 	for name, port := range map[string]int{"kube-controller-manager": kcmPort, "kube-scheduler": schedPort} {
@@ -281,6 +288,24 @@ func freePorts(n int) ([]int, error) {
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
 	}
 	return out, nil
+}
+
+// Pid returns the process id of the running component called name
+// ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
+// "kwok"), or 0 if none runs.
+func (cp *ControlPlane) Pid(name string) int {
+	for i := len(cp.procs) - 1; i >= 0; i-- {
+		p := cp.procs[i]
+		if p.name == name && p.cmd.Process != nil {
+			select {
+			case <-p.done:
+				return 0
+			default:
+				return p.cmd.Process.Pid
+			}
+		}
+	}
+	return 0
 }
 
 // proc is a component the control plane started.
