@@ -8,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
@@ -73,8 +74,8 @@ func (p *podSim) seedRuntime() {
 	// order they were created.
 	for i := len(st.Containers) - 1; i >= 0; i-- {
 		c := st.Containers[i]
-		spec := containerByName(p.pod, c.Name)
-		if spec == nil {
+		kind, spec, ok := restart.KindOf(&p.pod.Spec, c.Name)
+		if !ok {
 			continue
 		}
 		c.Hash = hashOf(spec)
@@ -84,7 +85,7 @@ func (p *podSim) seedRuntime() {
 		if c.ImageRef == "" {
 			c.ImageRef = "sha256:" + spec.Image
 		}
-		if r := spec.Resources; c.State == runtimestate.Running && (len(r.Requests) > 0 || len(r.Limits) > 0) && !isEphemeral(p.pod, c.Name) {
+		if r := spec.Resources; c.State == runtimestate.Running && (len(r.Requests) > 0 || len(r.Limits) > 0) && kind != restart.Ephemeral {
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
 			c.Resources = reportedResources(lr, memoryRequest(p.pod, c.Name))
 		}
@@ -101,15 +102,6 @@ func (p *podSim) seedRuntime() {
 		p.rt.logs[c.Name][c.RestartCount] = true
 	}
 	p.rt.changed = true
-}
-
-func isEphemeral(pod *v1.Pod, name string) bool {
-	for _, e := range pod.Spec.EphemeralContainers {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // adopt is the new kubelet receiving the pod (SyncLoop ADD) and its PLEG's
@@ -129,7 +121,7 @@ func (p *podSim) adopt() {
 	// The processes go on: each running one exits as its run says, from
 	// its own start.
 	for _, in := range p.rt.containers {
-		p.scheduleAdoptedExit(in, now)
+		p.scheduleOwnExit(in, now)
 	}
 	p.admitPod()
 	p.busy = true
@@ -138,18 +130,4 @@ func (p *podSim) adopt() {
 	p.relistAt(now)
 	p.busy = false
 	p.tryRun()
-}
-
-// scheduleAdoptedExit schedules the own exit of a running adopted process
-// (Run.ExitAfter from its start), at now at the earliest.
-func (p *podSim) scheduleAdoptedExit(in *instance, now time.Time) {
-	d := in.run.ExitAfter.D()
-	if d <= 0 || in.c.State != runtimestate.Running {
-		return
-	}
-	at := in.c.StartedAt.Add(d)
-	if at.Before(now) {
-		at = now
-	}
-	p.ownExitAt(in, at)
 }

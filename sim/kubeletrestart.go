@@ -66,7 +66,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	// Everything scheduled was the kubelet's but the processes' own exits.
 	p.loop.Clear()
 	for _, in := range p.rt.containers {
-		p.scheduleOwnExit(in)
+		p.scheduleOwnExit(in, p.loop.Now)
 	}
 	for _, w := range p.probes {
 		w.stopped = true
@@ -86,19 +86,19 @@ func (p *podSim) stopKubelet(down time.Duration) {
 }
 
 // scheduleOwnExit schedules the exit of a running process that ends on its
-// own (Run.ExitAfter), as StartContainer did.
-func (p *podSim) scheduleOwnExit(in *instance) {
+// own (Run.ExitAfter from its start, at now at the earliest), as
+// StartContainer did: after a restart of the kubelet, whose loop lost what
+// was scheduled, and for an adopted pod's processes.
+func (p *podSim) scheduleOwnExit(in *instance, now time.Time) {
 	d := in.run.ExitAfter.D()
 	if d <= 0 || in.c.State != runtimestate.Running {
 		return
 	}
-	gen := in.gen
 	at := in.c.StartedAt.Add(d)
-	p.at(at, func() {
-		if in.gen == gen && in.c.State == runtimestate.Running {
-			p.exit(in, in.run.ExitCode, at)
-		}
-	})
+	if at.Before(now) {
+		at = now
+	}
+	p.ownExitAt(in, at)
 }
 
 // startKubelet is the new kubelet process.
