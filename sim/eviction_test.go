@@ -103,6 +103,21 @@ func TestEvict(t *testing.T) {
 	if a, ok := tl.First("crit", func(e sim.Entry) bool { return e.Kind == sim.KindAction && e.At == 10*time.Second }); !ok || !strings.Contains(a.Message, "critical") {
 		t.Fatalf("the refused eviction's entry %q does not say why\n%s", a.Message, tl.Events())
 	}
+	// An API pod of system-cluster-critical priority is critical too.
+	prio := int32(2000000000)
+	critAPI := apiPod("crit", spec)
+	critAPI.Spec.Priority = &prio
+	tl = run(t, sim.Config{Seed: 1, For: sec(30)}, sim.PodInput{Pod: critAPI, Script: script,
+		Actions: []sim.Action{{At: sec(10), Evict: &sim.Eviction{}}}})
+	if _, ok := tl.First("crit", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" }); ok {
+		t.Fatalf("a pod of priority 2000000000 was evicted\n%s", tl.Events())
+	}
+	prio--
+	tl = run(t, sim.Config{Seed: 1, For: sec(30)}, sim.PodInput{Pod: critAPI, Script: script,
+		Actions: []sim.Action{{At: sec(10), Evict: &sim.Eviction{}}}})
+	if _, ok := tl.First("crit", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" }); !ok {
+		t.Fatalf("a pod of priority 1999999999 was not evicted\n%s", tl.Events())
+	}
 }
 
 // A script's evict action reads, and a negative grace period is refused.
