@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"sort"
 	"sync"
@@ -16,7 +15,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/utils/clock"
 )
 
 // DefaultKwokNodeSelector is the annotation selector of the nodes KWOK
@@ -109,21 +107,7 @@ func NewKwok(client kubernetes.Interface, sel KwokSelector, o Options) (*Kwok, e
 	if err != nil {
 		return nil, fmt.Errorf("node: NewKwok: label selector %q: %v", sel.Labels, err)
 	}
-	if o.Clock == nil {
-		o.Clock = clock.RealClock{}
-	}
-	if o.Rand == nil {
-		o.Rand = rand.Float64
-	}
-	if o.QPS == 0 {
-		o.QPS = DefaultQPS
-	}
-	if o.Burst <= 0 {
-		o.Burst = DefaultBurst
-	}
-	if o.Logf == nil {
-		o.Logf = func(string, ...any) {}
-	}
+	o = o.withDefaults()
 	return &Kwok{s: &Standalone{client: client, o: o}, ann: ann, lbl: lbl, lblText: sel.Labels,
 		nodes: map[string]*kwokNode{}, waiting: map[string]bool{}}, nil
 }

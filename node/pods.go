@@ -11,7 +11,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/types"
@@ -288,9 +287,10 @@ func (d *podDriver) apply(c podChange) {
 			d.finishUnsimulated(c.pod)
 			return
 		}
+		scriptChanged := old.Annotations[ScriptAnnotation] != c.pod.Annotations[ScriptAnnotation]
 		if apiequality.Semantic.DeepEqual(old.Spec, c.pod.Spec) && equalStrings(old.Finalizers, c.pod.Finalizers) &&
 			(old.DeletionTimestamp == nil) == (c.pod.DeletionTimestamp == nil) && foreignConditionsKey(old) == foreignConditionsKey(c.pod) &&
-			old.Annotations[ScriptAnnotation] == c.pod.Annotations[ScriptAnnotation] {
+			!scriptChanged {
 			return
 		}
 		// A new script (or a new ephemeral container, which the script
@@ -299,12 +299,11 @@ func (d *podDriver) apply(c podChange) {
 		// follow it. One that does not parse leaves the old script, with
 		// an Event.
 		var script *sim.Script
-		if old.Annotations[ScriptAnnotation] != c.pod.Annotations[ScriptAnnotation] ||
-			len(old.Spec.EphemeralContainers) != len(c.pod.Spec.EphemeralContainers) {
+		if scriptChanged || len(old.Spec.EphemeralContainers) != len(c.pod.Spec.EphemeralContainers) {
 			sc, _, problems := podScript(c.pod, d.o, c.at)
 			if len(problems) == 0 {
 				script = &sc
-			} else if old.Annotations[ScriptAnnotation] != c.pod.Annotations[ScriptAnnotation] {
+			} else if scriptChanged {
 				for _, pr := range problems {
 					d.event(c.pod, kubeletEvent{Type: v1.EventTypeWarning, Reason: reasonScriptInvalid, Message: pr})
 				}
@@ -416,7 +415,7 @@ func (d *podDriver) finishUnsimulated(pod *v1.Pod) {
 	if !terminal || pod.DeletionTimestamp == nil || (pod.DeletionGracePeriodSeconds != nil && *pod.DeletionGracePeriodSeconds == 0) {
 		return
 	}
-	d.deletePod(context.Background(), pod)
+	d.sq.requestDelete(pod)
 }
 
 // write carries out a Report: per pod, in the order pods appear, the
@@ -451,17 +450,6 @@ func (d *podDriver) write(ctx context.Context, r sim.Report) {
 		if w.Delete && !p.apiGone {
 			d.sq.requestDelete(p.pod)
 		}
-	}
-}
-
-// deletePod is the status manager's final delete: grace 0 and the pod's UID
-// as a precondition (status_manager.go syncPod).
-func (d *podDriver) deletePod(ctx context.Context, pod *v1.Pod) {
-	zero := int64(0)
-	err := d.s.client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
-		GracePeriodSeconds: &zero, Preconditions: metav1.NewUIDPreconditions(string(pod.UID))})
-	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-		d.logf("pod %s/%s: delete: %v", pod.Namespace, pod.Name, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +82,4 @@ func TestTranslateImagePulls(t *testing.T) {
 	if nev < 2 {
 		t.Errorf("%d ErrImageNeverPull events in 40 s, want one per sync (at least 2)", nev)
 	}
-	_ = fmt.Sprint()
 }

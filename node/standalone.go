@@ -82,6 +82,28 @@ type Standalone struct {
 	drivers map[string]*podDriver
 }
 
+// withDefaults fills in what both modes default the same way: the wall
+// clock, math/rand/v2's Float64, the kubelet's QPS and Burst, and a Logf
+// that discards.
+func (o Options) withDefaults() Options {
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	if o.QPS == 0 {
+		o.QPS = DefaultQPS
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	return o
+}
+
 // NewStandalone validates the node specs and options. Names must be unique;
 // see NodeSpec for each field. It makes no API call.
 func NewStandalone(client kubernetes.Interface, nodes []NodeSpec, o Options) (*Standalone, error) {
@@ -104,21 +126,7 @@ func NewStandalone(client kubernetes.Interface, nodes []NodeSpec, o Options) (*S
 	if o.StatusReportFrequency == 0 {
 		o.StatusReportFrequency = DefaultStatusReportFrequency
 	}
-	if o.Clock == nil {
-		o.Clock = clock.RealClock{}
-	}
-	if o.QPS == 0 {
-		o.QPS = DefaultQPS
-	}
-	if o.Burst <= 0 {
-		o.Burst = DefaultBurst
-	}
-	if o.Rand == nil {
-		o.Rand = rand.Float64
-	}
-	if o.Logf == nil {
-		o.Logf = func(string, ...any) {}
-	}
+	o = o.withDefaults()
 	seen := map[string]bool{}
 	out := make([]NodeSpec, len(nodes))
 	for i, n := range nodes {
