@@ -105,7 +105,11 @@ type counts struct {
 	// NOT COVERED mutants whose triage row says they were run by hand.
 	handKilled, handLived, handNotViable int
 	untriaged                            int // lived or not covered, no triage row
-	minutes                              float64
+	// lived mutants (by gremlins or by hand) whose triage row calls them
+	// equivalent: no test can kill them, so the last efficacy leaves
+	// them out.
+	equivalent int
+	minutes    float64
 }
 
 func (c *counts) add(o counts) {
@@ -118,6 +122,7 @@ func (c *counts) add(o counts) {
 	c.handLived += o.handLived
 	c.handNotViable += o.handNotViable
 	c.untriaged += o.untriaged
+	c.equivalent += o.equivalent
 }
 
 // gremlins' own figures.
@@ -131,6 +136,14 @@ func (c counts) handEfficacy() string {
 	k, l := c.killed+c.handKilled, c.lived+c.handLived
 	return pct(k, k+l)
 }
+
+// handEfficacyNonEquivalent is handEfficacy with the equivalent mutants
+// left out of the lived ones (mutation score over killable mutants).
+func (c counts) handEfficacyNonEquivalent() string {
+	k, l := c.killed+c.handKilled, c.lived+c.handLived-c.equivalent
+	return pct(k, k+l)
+}
+
 func (c counts) handCoverage() string {
 	run := c.killed + c.lived + c.handKilled + c.handLived
 	return pct(run, c.killed+c.lived+c.notCovered-c.handNotViable)
@@ -150,6 +163,9 @@ func tally(r result, rows map[string]triageRow) (counts, []string) {
 				c.killed++
 			case "LIVED":
 				c.lived++
+				if ok && verdict(row, ok) == "equivalent" {
+					c.equivalent++
+				}
 			case "NOT COVERED":
 				c.notCovered++
 				switch verdict(row, ok) {
@@ -157,6 +173,9 @@ func tally(r result, rows map[string]triageRow) (counts, []string) {
 					c.handKilled++
 				case handLived:
 					c.handLived++
+					if strings.Contains(strings.ToLower(row.reason), "equivalent") {
+						c.equivalent++
+					}
 				case handNotViable:
 					c.handNotViable++
 				}
@@ -234,13 +253,16 @@ func write(w io.Writer, dir string) error {
 	p("gremlins v0.6.0 runs no mutant in a tagless `case` condition or a constant (Go's cover profile has no block there) and calls it NOT COVERED. ")
 	p("`plant.go` runs such a mutant by hand. Counted here, from the rows of `triage/<package>.md` with the same position and mutator whose reason starts ")
 	p("\"%s\" (as killed), \"%s\" (as lived) or \"%s\" (no mutant: it does not compile). ", handKilled, handLived, handNotViable)
-	p("Any other NOT COVERED mutant stays not covered. \"untriaged\" counts the lived and not covered mutants with no triage row at that position.\n\n")
-	p("| package | not covered | killed by hand | lived by hand | not viable by hand | still not covered | untriaged | efficacy (gremlins) | efficacy (with hand-run) | coverage (gremlins) | coverage (with hand-run) |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("Any other NOT COVERED mutant stays not covered. \"untriaged\" counts the lived and not covered mutants with no triage row at that position. ")
+	p("\"equivalent\" counts the lived ones (by gremlins or by hand) whose row explains why no test can kill them (a LIVED row whose reason starts \"equivalent\", a \"%s\" row that says \"equivalent\"); ", handLived)
+	p("the last efficacy leaves them out: killed / (killed + lived - equivalent), the hand-run ones counted. ")
+	p("A LIVED mutant whose row names a test written after the run still counts as lived until gremlins runs the package again.\n\n")
+	p("| package | not covered | killed by hand | lived by hand | not viable by hand | still not covered | untriaged | equivalent | efficacy (gremlins) | efficacy (with hand-run) | efficacy (equivalent excluded) | coverage (gremlins) | coverage (with hand-run) |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	row := func(name string, c counts) {
 		rest := c.notCovered - c.handKilled - c.handLived - c.handNotViable
-		p("| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", name, c.notCovered, c.handKilled, c.handLived, c.handNotViable, rest, c.untriaged,
-			c.efficacy(), c.handEfficacy(), c.coverage(), c.handCoverage())
+		p("| %s | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s |\n", name, c.notCovered, c.handKilled, c.handLived, c.handNotViable, rest, c.untriaged, c.equivalent,
+			c.efficacy(), c.handEfficacy(), c.handEfficacyNonEquivalent(), c.coverage(), c.handCoverage())
 	}
 	for _, x := range all {
 		row(x.pkg, x.c)

@@ -63,8 +63,9 @@ func TestTally(t *testing.T) {
 		// Hand-run: killed 3+1 of 4+1+... : efficacy 4 / 6 = 66.7 %;
 		// coverage (4 + 2) / (10 - 1) = 66.7 %; 3 still not covered
 		// (a.go:10:5 BOUNDARY, b.go:21:30, b.go:22:30); untriaged: the
-		// BOUNDARY twin and b.go:22:30.
-		"| internal/x | 6 | 1 | 1 | 1 | 3 | 2 | 75.0 % | 66.7 % | 40.0 % | 66.7 % |",
+		// BOUNDARY twin and b.go:22:30. Equivalent: a.go:3:4 (LIVED) and
+		// a.go:11:7 (lived by hand, "equivalent"): 4 / (4 + 2 - 2) = 100 %.
+		"| internal/x | 6 | 1 | 1 | 1 | 3 | 2 | 2 | 75.0 % | 66.7 % | 100.0 % | 40.0 % | 66.7 % |",
 		"| a.go:10:5 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand |",
 		"| a.go:10:5 | CONDITIONALS_BOUNDARY | NOT COVERED | untriaged |",
 		"| a.go:11:7 | CONDITIONALS_NEGATION | NOT COVERED | lived by hand |",
