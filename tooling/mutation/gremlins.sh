@@ -9,6 +9,15 @@
 #   bash tooling/mutation/gremlins.sh restart phase      # some packages
 #   bash tooling/mutation/gremlins.sh -table             # only rebuild the table
 #   WORKERS=2 TIMEOUT_COEFF=30 bash tooling/mutation/gremlins.sh sim
+#   bash tooling/mutation/gremlins.sh sim:3/8          # one piece of a package
+#
+# A piece "pkg:N/M" mutates the N-th of M groups of the package's files
+# (the non-test .go files under it, dealt out largest first to the group
+# with the fewest lines so far) and excludes the others with gremlins'
+# --exclude-files; the tests run are the whole package's. Its result is
+# <package>.partNofM.json; the table adds a package's pieces up and says
+# which of them it has. Pieces let a package that takes hours (sim, the
+# command) be run across sessions, one finished piece at a time.
 #
 # gremlins is installed into $(go env GOPATH)/bin from the module proxy on
 # first use. See tooling/mutation/README.md ("gremlins").
@@ -41,11 +50,30 @@ pkgs=("$@")
 # -count=1 so that the coverage run (whose duration sets every mutant's
 # timeout) is measured, not read from the test cache.
 export GOFLAGS="${GOFLAGS:-} -count=1"
+# piece_excludes DIR N M prints one --exclude-files flag per file of DIR
+# that is not in group N of M (see above).
+piece_excludes() {
+	(cd "$1" && find . -name '*.go' ! -name '*_test.go' | sed 's|^\./||' | xargs wc -l | grep -v ' total$' | sort -k1,1nr -k2) |
+		awk -v n="$2" -v m="$3" '{ g = 1; for (i = 2; i <= m; i++) if (tot[i] < tot[g]) g = i; tot[g] += $1;
+			if (g != n) { f = $2; gsub(/\./, "\\.", f); printf "--exclude-files\n^%s$\n", f } }'
+}
+
 for p in "${pkgs[@]}"; do
-	name=${p//\//_}
-	echo "== $(date -u +%H:%M:%S) gremlins unleash ./$p"
+	extra=(); piece=
+	if [[ "$p" == *:* ]]; then
+		piece=${p#*:}; p=${p%%:*}
+		n=${piece%/*}; m=${piece#*/}
+		if ! [[ "$n" =~ ^[0-9]+$ && "$m" =~ ^[0-9]+$ && $n -ge 1 && $n -le $m ]]; then
+			echo "bad piece $piece: want N/M with 1 <= N <= M" >&2; exit 2
+		fi
+		mapfile -t extra < <(piece_excludes "$p" "$n" "$m")
+		name=${p//\//_}.part${n}of${m}
+	else
+		name=${p//\//_}
+	fi
+	echo "== $(date -u +%H:%M:%S) gremlins unleash ./$p${piece:+ (piece $piece: $(( ${#extra[@]} / 2 )) files left out)}"
 	s=$(date +%s)
-	"$bin" unleash --workers "${WORKERS:-1}" --timeout-coefficient "${TIMEOUT_COEFF:-30}" \
+	"$bin" unleash --workers "${WORKERS:-1}" --timeout-coefficient "${TIMEOUT_COEFF:-30}" "${extra[@]}" \
 		-o "$out/$name.json.tmp" "./$p" > "$out/$name.log" 2>&1 || true
 	if [[ -s "$out/$name.json.tmp" ]]; then
 		mv "$out/$name.json.tmp" "$out/$name.json"

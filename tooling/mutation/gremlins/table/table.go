@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -54,6 +55,9 @@ const (
 )
 
 // A triage row: "| file.go:12:3 | MUTATOR | STATUS | reason |".
+// A piece's result file: <base>.partNofM.
+var partRE = regexp.MustCompile(`^(.+)\.part(\d+)of(\d+)$`)
+
 var rowRE = regexp.MustCompile(`^\|\s*([^\s|]+\.go:\d+:\d+)\s*\|\s*([A-Z_]+)\s*\|\s*([A-Z][A-Z ]*[A-Z])\s*\|(.*)\|\s*$`)
 
 // triageRow is what one triage row says of one mutant.
@@ -207,8 +211,15 @@ func write(w io.Writer, dir string) error {
 		pkg string
 		c   counts
 	}
-	var all []pkgCounts
-	var details []string
+	// A package run in pieces has one file per piece, <base>.partNofM.json:
+	// their files are added up under the package's base name.
+	type merged struct {
+		r     result
+		parts []int // the pieces present, N of each
+		of    int   // M, the pieces the package was cut into
+	}
+	byBase := map[string]*merged{}
+	var bases []string
 	for _, n := range names {
 		b, err := os.ReadFile(n)
 		if err != nil {
@@ -219,6 +230,34 @@ func write(w io.Writer, dir string) error {
 			return fmt.Errorf("%s: %v", n, err)
 		}
 		base := strings.TrimSuffix(filepath.Base(n), ".json")
+		part, of := 0, 0
+		if m := partRE.FindStringSubmatch(base); m != nil {
+			base = m[1]
+			part, _ = strconv.Atoi(m[2])
+			of, _ = strconv.Atoi(m[3])
+		}
+		g := byBase[base]
+		if g == nil {
+			g = &merged{}
+			byBase[base] = g
+			bases = append(bases, base)
+		}
+		if (g.of != 0 || len(g.r.Files) > 0 || g.r.Elapsed > 0) && g.of != of {
+			return fmt.Errorf("%s: %s mixes a whole run and pieces, or pieces of different cuts", n, base)
+		}
+		g.of = of
+		if part > 0 {
+			g.parts = append(g.parts, part)
+		}
+		g.r.Files = append(g.r.Files, r.Files...)
+		g.r.Elapsed += r.Elapsed
+	}
+	sort.Strings(bases)
+	var all []pkgCounts
+	var details []string
+	for _, base := range bases {
+		g := byBase[base]
+		r := g.r
 		rows := map[string]triageRow{}
 		if md, err := os.ReadFile(filepath.Join(dir, "triage", base+".md")); err == nil {
 			rows = parseTriage(string(md))
@@ -226,6 +265,14 @@ func write(w io.Writer, dir string) error {
 			return err
 		}
 		pkg := strings.ReplaceAll(base, "_", "/")
+		if g.of > 0 && len(g.parts) < g.of {
+			sort.Ints(g.parts)
+			ps := make([]string, len(g.parts))
+			for i, x := range g.parts {
+				ps[i] = strconv.Itoa(x)
+			}
+			pkg += fmt.Sprintf(" (pieces %s of %d)", strings.Join(ps, ", "), g.of)
+		}
 		c, open := tally(r, rows)
 		all = append(all, pkgCounts{pkg, c})
 		if len(open) > 0 {

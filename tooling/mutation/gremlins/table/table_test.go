@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,42 @@ func TestParseTriage(t *testing.T) {
 func TestNoResults(t *testing.T) {
 	if err := write(&strings.Builder{}, t.TempDir()); err == nil {
 		t.Errorf("no JSON: no error")
+	}
+}
+
+// A package run in pieces: its pieces' mutants are added up under the
+// package, and a package with pieces missing says which it has.
+func TestPieces(t *testing.T) {
+	dir := t.TempDir()
+	piece := func(name, file, status string, elapsed int) {
+		j := `{"go_module":"m","elapsed_time":` + strconv.Itoa(elapsed) + `,"files":[{"file_name":"` + file +
+			`","mutations":[{"type":"CONDITIONALS_NEGATION","status":"KILLED","line":1,"column":1},` +
+			`{"type":"CONDITIONALS_NEGATION","status":"` + status + `","line":2,"column":1}]}]}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(j), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	piece("sim.part1of3.json", "a.go", "LIVED", 60)
+	piece("sim.part3of3.json", "c.go", "KILLED", 120)
+	piece("cmd_x.part1of2.json", "x.go", "KILLED", 30)
+	piece("cmd_x.part2of2.json", "y.go", "NOT COVERED", 30)
+	var out strings.Builder
+	if err := write(&out, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"| sim (pieces 1, 3 of 3) | 3 | 1 | 0 | 0 | 0 | 75.0 % | 100.0 % | 3.0 |",
+		"| cmd/x | 3 | 0 | 1 | 0 | 0 | 100.0 % | 75.0 % | 1.0 |",
+		"| a.go:2:1 | CONDITIONALS_NEGATION | LIVED | untriaged |",
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("no line %q in\n%s", want, got)
+		}
+	}
+	// A whole run beside pieces of the same package is an error.
+	piece("sim.json", "a.go", "KILLED", 1)
+	if err := write(&strings.Builder{}, dir); err == nil {
+		t.Errorf("sim.json beside sim's pieces: no error")
 	}
 }
