@@ -240,6 +240,17 @@
 //     no images and the serial puller's queue across pods is not modelled.
 //   - OOM kills (oom.go; Run.OOMAfter): exit 137, reason OOMKilled, a
 //     failure like any other for restart rules and the back-off.
+//   - The runtime's own time on a stop (RuntimeDelays.StopContainer,
+//     default 30 ms): StopContainer returns that long after the process
+//     ended; killContainer returns then, the containers waiting for it
+//     (native-sidecar order) are released then and the sandbox stop
+//     comes after the last return (termination.Options.StopReturnAfter);
+//     the exit entry is at the return, ExitEntry.Ended and the
+//     container's finishedAt at the process's end.
+//   - A CreateContainer in a sandbox the container GC has already
+//     removed (possible for an evicted pod, whose content may be removed
+//     while a sync still pulls an image) is refused, and the
+//     StartContainer after it (Call.Error).
 //
 // Not modelled: the image puller's queue across pods, runtime contention
 // between pods (each pod's calls take the script's delays whatever the

@@ -66,6 +66,10 @@ type ExitEntry struct {
 	// Reason is what the runtime reports: Completed for exit code 0,
 	// Error otherwise.
 	Reason string `json:"reason"`
+	// Ended is when the process ended, counted like Entry.At. A stopped
+	// container's exit is reported when its StopContainer call returns
+	// (the entry's At), RuntimeDelays.StopContainer after it ended.
+	Ended time.Duration `json:"ended"`
 }
 
 // APIEvent is what happened to a pod's API object.

@@ -143,3 +143,34 @@ func TestEvictScript(t *testing.T) {
 		t.Fatal("an eviction with a negative grace period was accepted")
 	}
 }
+
+// The container GC removes an evicted pod's dead sandbox while a sync is
+// still under way (ShouldPodContentBeRemoved is true for an evicted pod):
+// here the sync waits 3 s for an image pull. The runtime then refuses the
+// sync's CreateContainer in the removed sandbox, and the StartContainer
+// after it: no container of that sandbox ever runs.
+func TestCreateInRemovedSandboxFails(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := apiPod("gc", v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "sidecar", Image: "busybox:1.36", RestartPolicy: &always}},
+		Containers:     []v1.Container{{Name: "app", Image: "busybox:1.36"}}})
+	script := sim.Script{Images: map[string]sim.Image{"busybox:1.36": {Missing: true, Pulls: []sim.Pull{{Took: sec(3)}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(30), ContainerGC: sec(2.5)}, sim.PodInput{Pod: pod, Script: script,
+		Actions: []sim.Action{{At: sec(1), Evict: &sim.Eviction{}}, {At: sec(1), KillSandbox: true}, {At: sec(1), Remove: true}}})
+	removed, ok := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "RemovePodSandbox" })
+	create, created := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" })
+	if !ok || !created || create.At < removed.At {
+		t.Fatalf("want the sandbox removed by the GC before the sync's CreateContainer\n%s", tl.Events())
+	}
+	if create.Call.Error == "" || !strings.HasSuffix(create.Message, "fails: sandbox "+create.Call.Sandbox+" not found") {
+		t.Errorf("CreateContainer in the removed sandbox: %q (error %q), want it refused\n%s", create.Message, create.Call.Error, tl.Events())
+	}
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindCRI && e.Call.Method == "StartContainer" && e.Call.ID == create.Call.ID && e.Call.Error == "" {
+			t.Errorf("StartContainer %s of a refused container succeeded\n%s", e.Call.ID, tl.Events())
+		}
+		if e.Kind == sim.KindPLEG && strings.Contains(e.Message, create.Call.ID) {
+			t.Errorf("PLEG saw the refused container: %s\n%s", e.Message, tl.Events())
+		}
+	}
+}

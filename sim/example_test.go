@@ -59,7 +59,7 @@ func Example_jobSidecarCrash() {
 	// 30.373s   job-x7k2p   1/2     Init:Error        0             30s
 	// 30.452s   job-x7k2p   2/2     Running           1 (0s ago)    30s
 	// 60.508s   job-x7k2p   1/2     Completed         1 (30s ago)   60s
-	// 60.734s   job-x7k2p   0/2     Completed         1 (30s ago)   60s
+	// 60.764s   job-x7k2p   0/2     Completed         1 (30s ago)   60s
 	// 61.539s   job-x7k2p   0/2     Completed         1 (31s ago)   61s
 	// phase Succeeded written at 1m1.539s
 }
@@ -152,7 +152,7 @@ func Example_deleteWithSidecar() {
 	// 0.368s    api    1/2     PodInitializing   0          0s
 	// 0.447s    api    2/2     Running           0          0s
 	// 60.000s   api    2/2     Terminating       0          60s
-	// 80.126s   api    0/2     Error             0          80s
+	// 80.156s   api    0/2     Error             0          80s
 	// 80.598s   api            (deleted)                    80s
 	//
 	// CRI calls:
@@ -164,7 +164,7 @@ func Example_deleteWithSidecar() {
 	//   60.000s  api  ExecSync app api-app-0 (preStop hook, 4s)
 	//   64.000s  api  StopContainer app api-app-0 timeout 16s (SIGKILL)
 	//   80.000s  api  StopContainer sidecar api-sidecar-0 timeout 2s
-	//   80.100s  api  StopPodSandbox api-sandbox-0
+	//   80.130s  api  StopPodSandbox api-sandbox-0
 	//   80.598s  api  RemoveContainer app api-app-0 (container clean-up)
 	//   80.598s  api  RemoveContainer sidecar api-sidecar-0 (container clean-up)
 	//   91.779s  api  StopPodSandbox api-sandbox-0 (container GC)

@@ -28,7 +28,7 @@ func TestSyncPostStartFailure(t *testing.T) {
 	if ex.At != out.Calls[2].Done || ex.Done-ex.At != 3*time.Second || !ex.HookFailed || ex.Hook != "postStart" {
 		t.Errorf("ExecSync %+v: want the failed postStart hook, 3 s from StartContainer's return", ex)
 	}
-	if stop.At != ex.Done || stop.Done-stop.At != time.Second || stop.Timeout == nil || *stop.Timeout != 30 {
+	if stop.At != ex.Done || stop.Ended()-stop.At != time.Second || stop.AfterExit != 30*time.Millisecond || stop.Timeout == nil || *stop.Timeout != 30 {
 		t.Errorf("StopContainer %+v: want it when the hook fails, timeout 30 s, 1 s to exit", stop)
 	}
 	if !out.Result.Err || out.Requeue != RequeueError || !out.BackOffUntil.IsZero() {

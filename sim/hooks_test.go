@@ -209,7 +209,7 @@ func TestPreStopExecSync(t *testing.T) {
 	// Grace 10 s: the kubelet waits 10 s for the hook, then StopContainer
 	// with the 2 s minimum; the process ignores SIGTERM and is killed at
 	// 12 s, which ends the hook's command.
-	if stops[0].At-execs[0].At != 10*time.Second || execs[0].Done != stops[0].Done || stops[0].Done-execs[0].At != 12*time.Second {
+	if stops[0].At-execs[0].At != 10*time.Second || execs[0].Done != stops[0].Ended() || stops[0].Ended()-execs[0].At != 12*time.Second {
 		t.Fatalf("hook %+v, stop %+v: want the hook waited 10 s and cut at the exit 12 s after it started\n%s", execs[0], stops[0], tl.Calls())
 	}
 }

@@ -125,7 +125,7 @@ func TestTermSpread(t *testing.T) {
 			if len(stops) != 1 {
 				t.Fatalf("seed %d: %d StopContainer calls", seed, len(stops))
 			}
-			d := stops[0].Done - stops[0].At
+			d := stops[0].Ended() - stops[0].At
 			if d < 200*time.Millisecond || d >= 1200*time.Millisecond {
 				t.Fatalf("seed %d: the process took %s to exit on SIGTERM, want [0.2s, 1.2s)", seed, d)
 			}

@@ -372,8 +372,8 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 					stopped[c.ID] = e.At + (c.Done - c.At)
 				}
 			case "CreateContainer":
-				if at, ok := stopped[c.Sandbox]; ok && e.At > at {
-					t.Fatalf("%s at %s: %s created in sandbox %s stopped at %s", name, e.At, c.Name, c.Sandbox, at)
+				if at, ok := stopped[c.Sandbox]; ok && e.At > at && c.Error == "" {
+					t.Fatalf("%s at %s: %s created in sandbox %s stopped at %s\n%s", name, e.At, c.Name, c.Sandbox, at, tl.Events())
 				}
 			}
 		}
@@ -390,7 +390,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 				return x.Kind == KindExit && strings.Contains(x.Message, " "+id+" ") && x.At <= at
 			}); !ok {
 				if _, started := tl.First(name, func(x Entry) bool {
-					return x.Kind == KindCRI && x.Call.Method == "StartContainer" && x.Call.ID == id && x.At <= at
+					return x.Kind == KindCRI && x.Call.Method == "StartContainer" && x.Call.ID == id && x.At <= at && x.Call.Error == ""
 				}); started {
 					t.Fatalf("%s: container %s of sandbox %s still runs after StopPodSandbox at %s\n%s", name, id, sb, at, tl.Events())
 				}
@@ -402,7 +402,7 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 	// container: no container the kubelet started still runs then.
 	if done, ok := tl.First(name, func(x Entry) bool { return x.Kind == KindSync && x.Message == "terminated" }); ok {
 		for _, e := range tl.Entries {
-			if e.Pod != name || e.Kind != KindCRI || e.Call.Method != "StartContainer" || e.At > done.At {
+			if e.Pod != name || e.Kind != KindCRI || e.Call.Method != "StartContainer" || e.At > done.At || e.Call.Error != "" {
 				continue
 			}
 			id := e.Call.ID

@@ -157,6 +157,16 @@ func (p *podSim) ownExitAt(in *instance, at time.Time) {
 	})
 }
 
+// hasSandbox: the runtime still has sandbox id (not removed).
+func (r *fakeRuntime) hasSandbox(id string) bool {
+	for _, sb := range r.sandboxes {
+		if sb.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
 // sandboxReady: a sandbox of the pod is ready (not stopped).
 func (r *fakeRuntime) sandboxReady() bool {
 	for _, sb := range r.sandboxes {
@@ -174,7 +184,18 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 // callStarted records a call; in the timeline its At and Done are times
 // since the start of the simulation, like the entry's.
 func (p *podSim) callStarted(c Call, start time.Time) {
-	e := p.log(KindCRI, start.Add(c.At), c.String())
+	msg := c.String()
+	if c.Method == "CreateContainer" && !p.rt.hasSandbox(c.Sandbox) {
+		// The container GC may remove an evicted pod's sandbox while a
+		// sync is under way (ShouldPodContentBeRemoved is true for an
+		// evicted pod): the runtime then refuses the container.
+		c.Error = "sandbox " + c.Sandbox + " not found"
+		msg += " fails: " + c.Error
+	} else if c.Method == "StartContainer" && p.rt.find(c.ID) == nil {
+		c.Error = "container " + c.ID + " not found"
+		msg += " fails: " + c.Error
+	}
+	e := p.log(KindCRI, start.Add(c.At), msg)
 	cc := c
 	cc.At = start.Add(c.At).Sub(p.node.start)
 	cc.Done = start.Add(c.Done).Sub(p.node.start)
@@ -209,6 +230,9 @@ func (p *podSim) apply(c Call, start time.Time) {
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
 	case "CreateContainer":
+		if !p.rt.hasSandbox(c.Sandbox) {
+			return // refused (callStarted)
+		}
 		k := p.created[c.Name]
 		p.created[c.Name] = k + 1
 		spec := containerByName(p.allocatedPod(), c.Name)
@@ -247,7 +271,9 @@ func (p *podSim) apply(c Call, start time.Time) {
 	case "StopContainer":
 		in := p.rt.find(c.ID)
 		if in != nil && (in.c.State == runtimestate.Running || in.c.State == runtimestate.Created) {
-			p.exit(in, c.ExitCode, done)
+			// The process ended AfterExit before the call returned; the
+			// runtime reports it (the entry) when the call returns.
+			p.exitSeen(in, c.ExitCode, done.Add(-c.AfterExit), done, exitReason(c.ExitCode))
 		}
 	case "StopPodSandbox":
 		for i := range p.rt.sandboxes {
@@ -272,6 +298,13 @@ func (p *podSim) exit(in *instance, code int32, at time.Time) {
 // exitAs ends instance in's process at at with code and the runtime's
 // reason.
 func (p *podSim) exitAs(in *instance, code int32, at time.Time, reason string) {
+	p.exitSeen(in, code, at, at, reason)
+}
+
+// exitSeen is exitAs for a process that ended at at and that the timeline
+// shows at seen (not before at): a stopped container's exit is reported
+// when StopContainer returns.
+func (p *podSim) exitSeen(in *instance, code int32, at, seen time.Time, reason string) {
 	p.markDirty()
 	in.gen++
 	if in.c.State == runtimestate.Created {
@@ -281,6 +314,6 @@ func (p *podSim) exitAs(in *instance, code int32, at time.Time, reason string) {
 	in.c.ExitCode = int(code)
 	in.c.Reason = reason
 	in.c.FinishedAt = at
-	e := p.log(KindExit, at, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
-	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason}
+	e := p.log(KindExit, seen, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
 }

@@ -234,8 +234,8 @@ func TestReadinessDuringTermination(t *testing.T) {
 	if !ok || e.Status.Ready != "0/1" || e.Status.Column != "Terminating" {
 		t.Fatalf("want SetContainerReadiness to store 0/1 Terminating at 15.368 s, got %+v\n%s", e.Status, tl.Events())
 	}
-	if exit, _ := tl.First("rt", func(e sim.Entry) bool { return e.Kind == sim.KindExit }); exit.At != 40*time.Second {
-		t.Fatalf("the container exited at %s, want 40 s (SIGKILL after the 30 s grace)", exit.At)
+	if exit, _ := tl.First("rt", func(e sim.Entry) bool { return e.Kind == sim.KindExit }); exit.Exit.Ended != 40*time.Second || exit.At != exit.Exit.Ended+30*time.Millisecond {
+		t.Fatalf("the container exited at %s (seen at %s), want 40 s (SIGKILL after the 30 s grace), seen when StopContainer returns 30 ms later", exit.Exit.Ended, exit.At)
 	}
 }
 
@@ -276,7 +276,8 @@ func TestDeleteDuringSync(t *testing.T) {
 // reverse order: sidecar-1 (which ignores SIGTERM; StopContainer's
 // timeout is floored at 2 s) first, and sidecar-0 when the 1 s budget for
 // waiting on it has run out, at 11 s; with the pod's 0 s it would not
-// wait at all.
+// wait at all. sidecar-1's turn comes when the app's StopContainer returns,
+// 30 ms (RuntimeDelays.StopContainer) after the app exited on its signal.
 func TestRemoveGraceOverride(t *testing.T) {
 	always := v1.ContainerRestartPolicyAlways
 	zero := int64(0)
@@ -293,7 +294,7 @@ func TestRemoveGraceOverride(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s %s timeout %d", fmtSec(e.At), e.Call.Name, *e.Call.Timeout))
 		}
 	}
-	want := []string{"10.000 app timeout 2", "10.000 sidecar-1 timeout 2", "11.000 sidecar-0 timeout 2"}
+	want := []string{"10.000 app timeout 2", "10.030 sidecar-1 timeout 2", "11.000 sidecar-0 timeout 2"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("StopContainer calls:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), tl.Events())
 	}
@@ -313,8 +314,8 @@ func TestDeleteGracePeriod(t *testing.T) {
 		t.Fatalf("want StopContainer at 10 s with timeout 5 s ending in SIGKILL, got %+v\n%s", stop.Call, tl.Events())
 	}
 	exit, _ := tl.First("gp", func(e sim.Entry) bool { return e.Kind == sim.KindExit })
-	if exit.At != 15*time.Second || !strings.HasSuffix(exit.Message, "code 137") {
-		t.Fatalf("want the exit at 15 s with code 137, got %q at %s", exit.Message, exit.At)
+	if exit.Exit.Ended != 15*time.Second || !strings.HasSuffix(exit.Message, "code 137") {
+		t.Fatalf("want the exit at 15 s with code 137, got %q at %s", exit.Message, exit.Exit.Ended)
 	}
 }
 

@@ -254,6 +254,13 @@ type Call struct {
 	// the exit code and whether the runtime had to SIGKILL it.
 	ExitCode int32 `json:"exitCode,omitempty"`
 	Killed   bool  `json:"killed,omitempty"`
+	// AfterExit is, for StopContainer, how long the call took to return
+	// once the process had ended (RuntimeDelays.StopContainer): the
+	// process ended at Done - AfterExit.
+	AfterExit time.Duration `json:"afterExit,omitempty"`
+	// Error is set on a call the runtime refused when it was made: a
+	// CreateContainer in a sandbox the container GC has removed.
+	Error string `json:"error,omitempty"`
 	// Hook is, for ExecSync, the lifecycle hook the call runs: "postStart"
 	// or "preStop". The call lasts as long as the hook's command (Done -
 	// At); HookFailed says the command failed.
@@ -515,6 +522,9 @@ func (memo *statusMemo) record(s *syncer, same bool, phase v1.PodPhase) {
 }
 
 func (s *syncer) now() time.Time { return s.in.Now.Add(s.clock) }
+
+// Ended is, for StopContainer, when the process ended: Done - AfterExit.
+func (c Call) Ended() time.Duration { return c.Done - c.AfterExit }
 
 func (s *syncer) call(c Call, d time.Duration) {
 	c.At = s.clock

@@ -187,7 +187,6 @@ func (s *syncer) applyKill(t termination.Timeline) {
 			}
 		}
 		timeout := k.Stop.Timeout
-		exit := k.Exit
 		code := int32(137)
 		if r, ok := s.in.Containers[k.ID]; ok && !k.Killed {
 			code = r.TermExitCode
@@ -199,10 +198,11 @@ func (s *syncer) applyKill(t termination.Timeline) {
 		if k.Stop.Waited {
 			sc.Waited = k.Stop.WaitElapsed
 		}
+		sc.AfterExit = k.Return - k.Exit
 		calls = append(calls, timed{k.StopCall, sc})
-		calls[len(calls)-1].c.Done = base + exit
-		if exit > end {
-			end = exit
+		calls[len(calls)-1].c.Done = base + k.Return
+		if k.Return > end {
+			end = k.Return
 		}
 	}
 	sort.SliceStable(calls, func(i, j int) bool { return calls[i].at < calls[j].at })
@@ -255,7 +255,10 @@ func (s *syncer) stopInstance(name, id string, c *v1.Container, grace int64, ove
 	if st.PreStopRan {
 		c0.PreStop = st.PreStopElapsed
 	}
-	s.call(c0, exit)
+	if !exited {
+		c0.AfterExit = s.in.Delays.StopContainer.D()
+	}
+	s.call(c0, exit+c0.AfterExit)
 }
 
 // exitAfterSignal is how long after SIGTERM a process with behaviour r
@@ -314,6 +317,7 @@ func (s *syncer) startedAt(id string) (time.Time, bool) {
 // settles it.
 func (s *syncer) planKill(opts termination.Options) termination.Timeline {
 	opts.ExitAfter = s.exitAfters(nil)
+	opts.StopReturnAfter = s.in.Delays.StopContainer.D()
 	t := termination.Plan(s.pod, s.in.Runtime, opts)
 	for range len(s.in.Runtime.Containers) {
 		signals := make(map[string]time.Duration, len(t.Containers))

@@ -53,7 +53,7 @@ func TestTermStepExitsAtTheEndOfTheStep(t *testing.T) {
 			start := callOf(t, tl, "StartContainer", name, 0).Done
 			stop := callOf(t, tl, "StopContainer", name, from)
 			want := stepEnd(start, stop.At, time.Second) + after
-			if got := stop.Done - stop.At; absDur(got-want) > time.Microsecond {
+			if got := stop.Ended() - stop.At; absDur(got-want) > time.Microsecond {
 				t.Errorf("removed at %.2fs: %s (started %s) stopped in %s from its signal at %s, want %s (the end of its step, plus 30ms)\n%s",
 					removeAt, name, start, got, stop.At, want, tl.Events())
 			}

@@ -1,6 +1,7 @@
 package termination
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,49 @@ func TestPlanStopFails(t *testing.T) {
 	}
 	if tl.SandboxStop != 3400*ms {
 		t.Errorf("sandbox stop %v, want 3.4s", tl.SandboxStop)
+	}
+}
+
+// killContainer releases the containers waiting for it when StopContainer
+// returns, after the runtime has handled the process's exit: with
+// StopReturnAfter the sidecar's turn and the sandbox stop come that much
+// later than the app's exit; the exit itself does not move.
+func TestPlanStopReturnAfter(t *testing.T) {
+	grace := int64(10)
+	always := v1.ContainerRestartPolicyAlways
+	pod := &v1.Pod{Spec: v1.PodSpec{
+		TerminationGracePeriodSeconds: &grace,
+		InitContainers:                []v1.Container{{Name: "sidecar", RestartPolicy: &always}},
+		Containers:                    []v1.Container{{Name: "app"}},
+	}}
+	st := &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1"}}, Containers: []runtimestate.Container{
+		{ID: "c2", Name: "app", State: runtimestate.Running},
+		{ID: "c1", Name: "sidecar", State: runtimestate.Running},
+	}}
+	ms := time.Millisecond
+	exits := map[string]time.Duration{"app": time.Second, "sidecar": 200 * ms}
+	for _, tc := range []struct {
+		after                          time.Duration
+		appReturn, sideCall, sandboxAt time.Duration
+	}{
+		{0, time.Second, time.Second, 1200 * ms},
+		{500 * ms, 1500 * ms, 1500 * ms, 2200 * ms},
+		{-time.Second, time.Second, time.Second, 1200 * ms}, // negative: none
+	} {
+		tl := Plan(pod, st, Options{Features: features.V1_37(), ExitAfter: exits, StopReturnAfter: tc.after})
+		app, side := tl.Containers[0], tl.Containers[1]
+		if app.Exit != time.Second || app.Return != tc.appReturn {
+			t.Errorf("after %v: app exit %v return %v, want 1s and %v", tc.after, app.Exit, app.Return, tc.appReturn)
+		}
+		if side.StopCall != tc.sideCall || side.Exit != tc.sideCall+200*ms {
+			t.Errorf("after %v: sidecar called %v exits %v, want %v and 200ms later", tc.after, side.StopCall, side.Exit, tc.sideCall)
+		}
+		if tl.SandboxStop != tc.sandboxAt {
+			t.Errorf("after %v: sandbox stop %v, want %v", tc.after, tl.SandboxStop, tc.sandboxAt)
+		}
+	}
+	tl := Plan(pod, st, Options{Features: features.V1_37(), ExitAfter: exits, StopReturnAfter: 500 * ms})
+	if s := tl.String(); !strings.Contains(s, "exits at 1s, the call returns at 1.5s") {
+		t.Errorf("String does not name the return:\n%s", s)
 	}
 }

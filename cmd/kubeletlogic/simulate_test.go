@@ -273,7 +273,7 @@ func TestTimelineMatchesSimulation(t *testing.T) {
 						continue
 					}
 					killed++
-					at := e.At + call.Done - call.At
+					at := e.At + call.Ended() - call.At
 					m := marks("sigkill", call.Name)[secs(at)]
 					if m == nil {
 						t.Errorf("no SIGKILL mark for %s at %s (StopContainer at %s, timeout %ds)", call.ID, secs(at), secs(e.At), *call.Timeout)

@@ -450,7 +450,11 @@ func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPictu
 			var name, id string
 			var code int32
 			if _, err := fmt.Sscanf(e.Message, "%s %s exited with code %d", &name, &id, &code); err == nil {
-				exits = append(exits, exitAt{name: name, id: id, code: code, at: e.At})
+				at := e.At
+				if e.Exit != nil {
+					at = e.Exit.Ended
+				}
+				exits = append(exits, exitAt{name: name, id: id, code: code, at: at})
 			}
 			continue
 		}
@@ -484,7 +488,7 @@ func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPictu
 		case "StopContainer":
 			stopped[c.ID] = true
 			ln := laneOf(c.Name)
-			exit := e.At + c.Done - c.At
+			exit := e.At + c.Ended() - c.At
 			timeout := int64(0)
 			if c.Timeout != nil {
 				timeout = *c.Timeout

@@ -370,7 +370,7 @@ func TestTimelineLabelsEverything(t *testing.T) {
 					if !markLabelled(e.Call.Name, e.At, want, "SIGTERM") {
 						t.Errorf("%s: StopContainer at %s has no label %q", e.Call.Name, secs(e.At), want)
 					}
-					if at := e.At + e.Call.Done - e.Call.At; e.Call.Killed && at <= to && !markLabelled(e.Call.Name, at, "SIGKILL") {
+					if at := e.At + e.Call.Ended() - e.Call.At; e.Call.Killed && at <= to && !markLabelled(e.Call.Name, at, "SIGKILL") {
 						t.Errorf("%s: SIGKILL at %s has no label", e.Call.Name, secs(at))
 					}
 				case e.Kind == sim.KindExit && e.Exit != nil && !stopped[e.Exit.ID]:

@@ -73,18 +73,22 @@ type killSpec struct {
 	execFor   map[string]time.Duration // exec preStop hook durations, by name
 	exitAfter map[string]time.Duration // by name; absent: ignores SIGTERM
 	stopFails map[string]bool          // by name
+	// returnAfter: each StopContainer that did not fail returns this long
+	// after its process exited.
+	returnAfter time.Duration
 }
 
 func (k killSpec) plan(f features.Set) termination.Timeline {
 	return termination.Plan(k.pod, k.st, termination.Options{Features: f, GracePeriodOverride: k.override,
-		PreStop: k.execFor, ExitAfter: k.exitAfter, StopFails: k.stopFails})
+		PreStop: k.execFor, ExitAfter: k.exitAfter, StopFails: k.stopFails, StopReturnAfter: k.returnAfter})
 }
 
 // kubelet runs the kill through the kubelet. Its inputs are by container ID
 // and come from the spec only: nothing Plan computed.
 func (k killSpec) kubelet() kuberuntime.KLTermKill {
 	in := kuberuntime.KLTermKillInput{Pod: k.pod, Status: kubeletconv.PodStatus(k.st), Override: k.override,
-		ExecFor: map[string]time.Duration{}, ExitAfter: map[string]time.Duration{}, StopFails: map[string]bool{}}
+		ExecFor: map[string]time.Duration{}, ExitAfter: map[string]time.Duration{}, StopFails: map[string]bool{},
+		ReturnAfter: k.returnAfter}
 	for _, c := range k.st.Containers {
 		if d, ok := k.execFor[c.Name]; ok {
 			in.ExecFor[c.ID] = d
@@ -136,6 +140,9 @@ func (k killSpec) String() string {
 	}
 	for _, s := range k.st.Sandboxes {
 		fmt.Fprintf(&b, "  sandbox %s\n", s.ID)
+	}
+	if k.returnAfter > 0 {
+		fmt.Fprintf(&b, "  StopContainer returns %v after the exit\n", k.returnAfter)
 	}
 	return b.String()
 }
@@ -243,6 +250,9 @@ var killSpecGen = rapid.Custom(func(t *rapid.T) killSpec {
 	for i := range st.Containers {
 		st.Containers[i].CreatedAt = time.Unix(int64(1000-i), 0)
 	}
+	if rapid.IntRange(0, 2).Draw(t, "runtime slow to return") == 0 {
+		k.returnAfter = drawMillis(t, 1, 700, "return after exit")
+	}
 	k.st = st
 	return k
 })
@@ -259,7 +269,7 @@ func killTimingSafe(k killSpec, tl termination.Timeline) string {
 	var releases []time.Duration
 	for _, c := range tl.Containers {
 		if c.Error == "" && !c.StopFailed {
-			releases = append(releases, c.Exit)
+			releases = append(releases, c.Return)
 		}
 	}
 	for _, c := range tl.Containers {
@@ -358,7 +368,7 @@ func compareKill(t killReporter, k killSpec, tl termination.Timeline, got kuberu
 			wantFailed = append(wantFailed, c.Name)
 		}
 		near(c.Name+" StopContainer call", c.StopCall, s.At)
-		near(c.Name+" StopContainer return", c.Exit, s.Exit)
+		near(c.Name+" StopContainer return", c.Return, s.Exit)
 		spec := findSpec(k.pod, c.Name)
 		exec := c.Stop.PreStopRan && spec.Lifecycle.PreStop.Exec != nil
 		if at, ran := got.Execs[c.ID]; ran != exec {

@@ -112,6 +112,9 @@ type KLTermKillInput struct {
 	ExitAfter map[string]time.Duration
 	// StopFails: StopContainer returns an error at once.
 	StopFails map[string]bool
+	// ReturnAfter: a StopContainer that did not fail returns this long
+	// after the process exited (the runtime handling the exit).
+	ReturnAfter time.Duration
 }
 
 type klTermRuntime struct {
@@ -146,7 +149,7 @@ func (r *klTermRuntime) StopContainer(_ context.Context, id string, timeout int6
 		if limit := time.Duration(timeout) * time.Second; !ok || d > limit {
 			d = limit
 		}
-		time.Sleep(d)
+		time.Sleep(d + r.in.ReturnAfter)
 	}
 	r.mu.Lock()
 	r.out.Stops[i].Exit, r.out.Stops[i].Failed = time.Since(r.start), err != nil
