@@ -150,3 +150,54 @@ func TestKillApply(t *testing.T) {
 		t.Errorf("tracking off, no earlier generation: observedGeneration %d", got.Conditions[1].ObservedGeneration)
 	}
 }
+
+// With PodObservedGenerationTracking off the DisruptionTarget condition
+// carries the pod's generation only when the status already had one of
+// that type with a generation (CalculatePodConditionObservedGeneration);
+// another condition's generation does not count.
+func TestKillObservedGenerationGateOff(t *testing.T) {
+	off, err := features.V1_37().With(features.PodObservedGenerationTracking, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := &v1.Pod{}
+	pod.Generation = 7
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		had  []v1.PodCondition
+		want int64
+	}{
+		{"another type with a generation", []v1.PodCondition{{Type: v1.PodReady, Status: v1.ConditionTrue, ObservedGeneration: 5}}, 0},
+		{"DisruptionTarget without one", []v1.PodCondition{{Type: v1.DisruptionTarget, Status: v1.ConditionTrue}}, 0},
+		{"DisruptionTarget with one", []v1.PodCondition{{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, ObservedGeneration: 3}}, 7},
+	} {
+		st := &v1.PodStatus{Phase: v1.PodRunning, Conditions: tc.had}
+		got := (PodKill{Kind: KillPreemption}).Apply(st, pod, t0, off)
+		var dt *v1.PodCondition
+		for i := range got.Conditions {
+			if got.Conditions[i].Type == v1.DisruptionTarget {
+				dt = &got.Conditions[i]
+			}
+		}
+		if dt == nil || dt.ObservedGeneration != tc.want {
+			t.Errorf("%s: DisruptionTarget %+v, want observedGeneration %d", tc.name, dt, tc.want)
+		}
+	}
+}
+
+// The one-line forms name reason, message and counts only when set.
+func TestStrings(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Status{Phase: v1.PodRunning, Why: "w"}.String(), "Running (w)"},
+		{Status{Phase: v1.PodFailed, Reason: "Evicted", Why: "w"}.String(), "Failed reason=Evicted (w)"},
+		{Status{Phase: v1.PodFailed, Message: "m", Why: "w"}.String(), `Failed message="m" (w)`},
+		{Result{Phase: v1.PodPending, Why: "w"}.String(), "Pending (w)"},
+		{Result{Phase: v1.PodRunning, Why: "w", Counts: Counts{Running: 2, Unknown: 1}}.String(), "Running (w; counted 2 running, 1 unknown)"},
+		{Counts{}.String(), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
+	}
+}
