@@ -258,3 +258,54 @@ func TestComputeRestartAllContainers(t *testing.T) {
 		},
 	})
 }
+
+// An init container whose exit matches a RestartAllContainers rule is a
+// source too: the four groups in computePodActions' order (regular
+// targets, init targets, regular sources, init sources), each of them
+// present (found by gremlins: the last group's start was never tested).
+func TestComputeRestartAllContainersInitSource(t *testing.T) {
+	rule := v1.ContainerRestartRule{Action: v1.ContainerRestartRuleActionRestartAllContainers,
+		ExitCodes: &v1.ContainerRestartRuleOnExitCodes{Operator: v1.ContainerRestartRuleOnExitCodesOpIn, Values: []int32{42}}}
+	src := withPolicy(app1, v1.ContainerRestartPolicyNever)
+	src.RestartPolicyRules = []v1.ContainerRestartRule{rule}
+	initSrc := init0
+	initSrc.RestartPolicyRules = []v1.ContainerRestartRule{rule}
+	pod := mkPod(v1.RestartPolicyAlways, []v1.Container{initSrc, side1}, app0, src)
+	st := state(
+		exited("c5", src, 42), inst("c4", app0, runtimestate.Running),
+		inst("c3", side1, runtimestate.Running), exited("c1", initSrc, 42),
+	)
+	run(t, []tcase{{
+		name: "init source last",
+		pod:  pod,
+		st:   st,
+		opts: podactions.Options{RestartAllContainers: true},
+		want: podactions.Actions{SandboxID: "s1", ContainersToReset: []podactions.Reset{
+			{ID: "c4", Name: "app-0", Index: 0, Kill: true},
+			{ID: "c3", Name: "sidecar-1", Init: true, Index: 1, Kill: true},
+			{ID: "c5", Name: "app-1", Index: 1, Source: true},
+			{ID: "c1", Name: "init-0", Init: true, Index: 0, Source: true},
+		}},
+	}})
+}
+
+// An init container in an unknown state is started again unless its
+// own restartPolicy (read with ContainerRestartRules) says Never; one
+// without its own follows the pod's (found by gremlins).
+func TestComputeUnknownInitOwnPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctr  v1.Container
+		kill bool
+	}{
+		{"own Never", withPolicy(init0, v1.ContainerRestartPolicyNever), true},
+		{"own OnFailure", withPolicy(init0, v1.ContainerRestartPolicyOnFailure), false},
+		{"none: the pod's Always", init0, false},
+	} {
+		pod := mkPod(v1.RestartPolicyAlways, []v1.Container{tc.ctr}, app0)
+		got := podactions.Compute(pod, state(inst("c1", tc.ctr, runtimestate.Unknown)), podactions.Options{Features: features.V1_37()})
+		if got.KillPod != tc.kill {
+			t.Errorf("%s: KillPod %v, want %v\n%s", tc.name, got.KillPod, tc.kill, got)
+		}
+	}
+}
