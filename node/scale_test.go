@@ -241,8 +241,9 @@ func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, del
 		kl = append(kl, plot.Point{X: r[0], Y: r[2]})
 	}
 	ch := plot.Chart{
-		Title:  fmt.Sprintf("Pods Running per pool: %s nodes and a Deployment of %s pods each, one control plane", scaleNum(res.nodes), scaleNum(res.pods)),
-		XLabel: "time since both Deployments were created (s)", YLabel: "pods Running (phase)",
+		Title:    "Pods Running per pool, KWOK and kubeletlogic-node side by side",
+		Subtitle: fmt.Sprintf("%s nodes and a Deployment of %s pods per pool, both pools on one control plane, created at once", scaleNum(res.nodes), scaleNum(res.pods)),
+		XLabel:   "time since both Deployments were created (s)", YLabel: "pods Running (phase)",
 		Series: []plot.Series{
 			{Name: "KWOK v0.8.0, default (fast) pod stages", Color: "#d62728", Dash: "8 4", Points: kwok},
 			{Name: "kubeletlogic-node", Color: "#1f77b4", Points: kl},

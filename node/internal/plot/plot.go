@@ -36,15 +36,19 @@ type Mark struct {
 	Label string
 }
 
-// Chart is one chart. Width and Height are the SVG's size in pixels (0:
-// 900 by 500). XMax and YMax fix the axes' ends (0: the data's, rounded
-// up to a tick); the axes start at 0.
+// Chart is one chart. Width and Height are the plot area's size in
+// pixels (0: 790 by 370); the SVG adds the margins, the legend (under the
+// plot, a line per series, so that it never hides a line) and the note.
+// XMax and YMax fix the axes' ends (0: the data's, with some room above
+// for Y, rounded up to a tick); the axes start at 0.
 type Chart struct {
-	Title, XLabel, YLabel string
-	Width, Height         int
-	XMax, YMax            float64
-	Series                []Series
-	Marks                 []Mark
+	// Title is the first line; Subtitle, when set, a smaller second.
+	Title, Subtitle string
+	XLabel, YLabel  string
+	Width, Height   int
+	XMax, YMax      float64
+	Series          []Series
+	Marks           []Mark
 	// Note is a line of small text under the plot (where the data come
 	// from).
 	Note string
@@ -52,12 +56,15 @@ type Chart struct {
 
 var palette = []string{"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"}
 
-// The plot area's margins, in pixels.
+// The plot area's margins, in pixels (the top one with no subtitle; the
+// bottom one holds the ticks' labels and the X label, the legend and the
+// note come under it).
 const (
 	marginLeft   = 80
 	marginRight  = 30
 	marginTop    = 50
-	marginBottom = 80
+	marginBottom = 60
+	legendLine   = 22
 	fontSize     = 14
 )
 
@@ -89,12 +96,22 @@ func Ticks(max float64, n int) []float64 {
 
 // SVG draws the chart.
 func (c Chart) SVG() []byte {
-	w, h := c.Width, c.Height
-	if w == 0 {
-		w = 900
+	pw, ph := float64(c.Width), float64(c.Height)
+	if pw == 0 {
+		pw = 790
 	}
-	if h == 0 {
-		h = 500
+	if ph == 0 {
+		ph = 370
+	}
+	top := marginTop
+	if c.Subtitle != "" {
+		top += 20
+	}
+	w := marginLeft + int(pw) + marginRight
+	legendTop := top + int(ph) + marginBottom
+	h := legendTop + legendLine*len(c.Series) + 12
+	if c.Note != "" {
+		h += 22
 	}
 	xmax, ymax := c.XMax, c.YMax
 	for _, s := range c.Series {
@@ -107,6 +124,9 @@ func (c Chart) SVG() []byte {
 			}
 		}
 	}
+	if c.YMax == 0 {
+		ymax *= 1.05
+	}
 	xt, yt := Ticks(xmax, 8), Ticks(ymax, 6)
 	if c.XMax == 0 {
 		xmax = xt[len(xt)-1]
@@ -114,22 +134,24 @@ func (c Chart) SVG() []byte {
 	if c.YMax == 0 {
 		ymax = yt[len(yt)-1]
 	}
-	pw, ph := float64(w-marginLeft-marginRight), float64(h-marginTop-marginBottom)
 	px := func(x float64) float64 { return marginLeft + x/xmax*pw }
-	py := func(y float64) float64 { return marginTop + ph - y/ymax*ph }
+	py := func(y float64) float64 { return float64(top) + ph - y/ymax*ph }
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Arial, sans-serif" font-size="%d">`+"\n", w, h, w, h, fontSize)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
 	fmt.Fprintf(&b, `<text x="%d" y="28" font-size="17" font-weight="bold">%s</text>`+"\n", marginLeft, esc(c.Title))
+	if c.Subtitle != "" {
+		fmt.Fprintf(&b, `<text x="%d" y="50">%s</text>`+"\n", marginLeft, esc(c.Subtitle))
+	}
 	// Grid and ticks.
 	for _, v := range xt {
 		if v > xmax*(1+1e-9) {
 			continue
 		}
 		x := px(v)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" stroke="#e0e0e0"/>`+"\n", x, marginTop, x, marginTop+ph)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, marginTop+ph+20, num(v))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" stroke="#e0e0e0"/>`+"\n", x, top, x, float64(top)+ph)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", x, float64(top)+ph+20, num(v))
 	}
 	for _, v := range yt {
 		if v > ymax*(1+1e-9) {
@@ -139,18 +161,18 @@ func (c Chart) SVG() []byte {
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e0e0e0"/>`+"\n", marginLeft, y, marginLeft+pw, y)
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", marginLeft-8, y+5, num(v))
 	}
-	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", marginLeft, marginTop, pw, ph)
+	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", marginLeft, top, pw, ph)
 	// Axis labels.
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", marginLeft+pw/2, marginTop+ph+45, esc(c.XLabel))
-	fmt.Fprintf(&b, `<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", marginTop+ph/2, esc(c.YLabel))
-	// Marks.
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", marginLeft+pw/2, float64(top)+ph+45, esc(c.XLabel))
+	fmt.Fprintf(&b, `<text transform="translate(22 %.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", float64(top)+ph/2, esc(c.YLabel))
+	// Marks: a dotted line, its label left of it half way up.
 	for _, m := range c.Marks {
 		x := px(m.X)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="2 3"/>`+"\n", x, marginTop, x, marginTop+ph)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="12" fill="#555">%s</text>`+"\n", x+4, marginTop+14, esc(m.Label))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="2 3"/>`+"\n", x, top, x, float64(top)+ph)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="12" fill="#555" text-anchor="end">%s</text>`+"\n", x-6, float64(top)+ph/2, esc(m.Label))
 	}
 	// Lines, clipped to the plot.
-	fmt.Fprintf(&b, `<clipPath id="plot"><rect x="%d" y="%d" width="%.1f" height="%.1f"/></clipPath>`+"\n", marginLeft, marginTop-2, pw+2, ph+4)
+	fmt.Fprintf(&b, `<clipPath id="plot"><rect x="%d" y="%d" width="%.1f" height="%.1f"/></clipPath>`+"\n", marginLeft, top-2, pw+2, ph+4)
 	for i, s := range c.Series {
 		if len(s.Points) == 0 {
 			continue
@@ -168,24 +190,15 @@ func (c Chart) SVG() []byte {
 		}
 		fmt.Fprintf(&b, `<polyline clip-path="url(#plot)" fill="none" stroke="%s" stroke-width="2.5"%s points="%s"/>`+"\n", color(s, i), dash, strings.Join(pts, " "))
 	}
-	// Legend: top left inside the plot, one line per series, on white.
-	lw := 0
-	for _, s := range c.Series {
-		lw = max(lw, len([]rune(s.Name)))
-	}
-	lx, ly := float64(marginLeft+12), float64(marginTop+12)
-	if len(c.Marks) > 0 {
-		ly += 14
-	}
-	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%d" fill="white" fill-opacity="0.9" stroke="#999"/>`+"\n", lx, ly, 48+lw*8, 10+22*len(c.Series))
+	// Legend: under the plot, a line per series.
 	for i, s := range c.Series {
-		y := ly + 20 + float64(22*i)
+		y := float64(legendTop + legendLine*i + 10)
 		dash := ""
 		if s.Dash != "" {
 			dash = fmt.Sprintf(` stroke-dasharray="%s"`, s.Dash)
 		}
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s/>`+"\n", lx+8, y-5, lx+36, y-5, color(s, i), dash)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%s</text>`+"\n", lx+42, y, esc(s.Name))
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="2.5"%s/>`+"\n", marginLeft, y-5, marginLeft+32, y-5, color(s, i), dash)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f">%s</text>`+"\n", marginLeft+40, y, esc(s.Name))
 	}
 	if c.Note != "" {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="12" fill="#555">%s</text>`+"\n", marginLeft, h-12, esc(c.Note))

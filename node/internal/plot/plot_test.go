@@ -42,7 +42,7 @@ type svgDoc struct {
 func TestSVG(t *testing.T) {
 	c := Chart{
 		Title: "restarts <one pod>", XLabel: "time since creation (s)", YLabel: "restart count",
-		Width: 900, Height: 500, XMax: 100, YMax: 4,
+		Width: 790, Height: 370, XMax: 100, YMax: 4,
 		Series: []Series{
 			{Name: "kl & co", Step: true, Points: []Point{{0, 0}, {50, 1}, {100, 2}}},
 			{Name: "plain", Color: "#000", Points: []Point{{0, 0}, {100, 4}}},
