@@ -30,8 +30,11 @@ import (
 // crash-looping containers (default 2000), KUBELETLOGIC_CRASHLOAD_PER_POD
 // to a pod (default 5), each exiting 1 after KUBELETLOGIC_CRASHLOAD_RUN_S
 // seconds of every run (default 5; the script annotation), the pods bound
-// to the nodes round robin (spec.nodeName: no scheduler in the way), all
-// created at once. It runs KUBELETLOGIC_CRASHLOAD_MINUTES (default 10) from
+// to the nodes round robin (spec.nodeName: no scheduler in the way),
+// created at once, or spread evenly over KUBELETLOGIC_CRASHLOAD_SPREAD_S
+// seconds (default 0: the crash loops then run in step, the worst case
+// for the writers; spread over the 5-minute back-off cap, they restart
+// evenly). It runs KUBELETLOGIC_CRASHLOAD_MINUTES (default 10) from
 // the first pod's creation and measures:
 //
 //   - the status writes a watch of the pods sees (a version whose status
@@ -47,13 +50,17 @@ import (
 // when set. node/README.md "Scale" holds a run's.
 func TestCrashLoopLoad(t *testing.T) {
 	if os.Getenv("KUBELETLOGIC_CRASHLOAD") != "1" {
-		t.Skip("benchmark, not a test: run it with KUBELETLOGIC_CRASHLOAD=1 (KUBELETLOGIC_CRASHLOAD_CONTAINERS, _PER_POD, _NODES, _RUN_S, _MINUTES)")
+		t.Skip("benchmark, not a test: run it with KUBELETLOGIC_CRASHLOAD=1 (KUBELETLOGIC_CRASHLOAD_CONTAINERS, _PER_POD, _NODES, _RUN_S, _MINUTES, _SPREAD_S)")
 	}
 	containers := scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_CONTAINERS", 2000)
 	perPod := scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_PER_POD", 5)
 	nodes := scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_NODES", 20)
 	runS := scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_RUN_S", 5)
 	dur := time.Duration(scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_MINUTES", 10)) * time.Minute
+	spread := time.Duration(0)
+	if os.Getenv("KUBELETLOGIC_CRASHLOAD_SPREAD_S") != "" {
+		spread = time.Duration(scaleEnv(t, "KUBELETLOGIC_CRASHLOAD_SPREAD_S", 0)) * time.Second
+	}
 	pods := (containers + perPod - 1) / perPod
 	if pods > 110*nodes {
 		t.Fatalf("%d pods on %d nodes: more than the kubelet's 110 pods a node", pods, nodes)
@@ -104,6 +111,7 @@ func TestCrashLoopLoad(t *testing.T) {
 	}
 	t0 := time.Now()
 	scaleParallel(pods, 20, func(i int) {
+		time.Sleep(time.Until(t0.Add(spread * time.Duration(i) / time.Duration(pods))))
 		p := &v1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("crash-%d", i), Namespace: "default",
 				Labels: map[string]string{"crashload": "1"}, Annotations: map[string]string{node.ScriptAnnotation: script.String()}},
@@ -116,7 +124,7 @@ func TestCrashLoopLoad(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	t.Logf("%d pods of %d containers created in %.1f s", pods, perPod, time.Since(t0).Seconds())
+	t.Logf("%d pods of %d containers created in %.1f s (spread over %s)", pods, perPod, time.Since(t0).Seconds(), spread)
 	end := t0.Add(dur)
 	for next := t0.Add(time.Minute); time.Now().Before(end); next = next.Add(time.Minute) {
 		time.Sleep(time.Until(minTime(next, end)))
@@ -132,7 +140,7 @@ func TestCrashLoopLoad(t *testing.T) {
 	time.Sleep(5 * time.Second)
 	r := lag.result(end.Add(-5 * time.Second))
 	steady := lag.resultBetween(t0.Add(dur/2), end.Add(-5*time.Second))
-	res := crashLoadResult{containers: containers, perPod: perPod, pods: pods, nodes: nodes, runS: runS, dur: dur,
+	res := crashLoadResult{containers: containers, perPod: perPod, pods: pods, nodes: nodes, runS: runS, dur: dur, spread: spread,
 		writes: writes, lag: r, steady: steady, cpu: scaleSub(cpu1, cpu0), api: met1.sub(met0), inflight: m.takeMax(),
 		rss: scaleRSS(map[string]int{"this process": os.Getpid()})["this process"]}
 	out := res.markdown()
@@ -377,7 +385,7 @@ func (w *crashWatch) perSecond(from, until time.Time) crashWrites {
 
 type crashLoadResult struct {
 	containers, perPod, pods, nodes, runS int
-	dur                                   time.Duration
+	dur, spread                           time.Duration
 	writes                                crashWrites
 	lag, steady                           crashLagResult
 	cpu                                   map[string]time.Duration
@@ -388,8 +396,8 @@ type crashLoadResult struct {
 
 func (r crashLoadResult) markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d crash-looping containers (%d pods of %d, each run exits 1 after %d s) on %d nodes, %s\n\n",
-		r.containers, r.pods, r.perPod, r.runS, r.nodes, r.dur)
+	fmt.Fprintf(&b, "%d crash-looping containers (%d pods of %d, each run exits 1 after %d s; created over %s) on %d nodes, %s\n\n",
+		r.containers, r.pods, r.perPod, r.runS, r.spread, r.nodes, r.dur)
 	b.WriteString("| | |\n|---|---|\n")
 	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, v) }
 	row("status writes seen by a watch", fmt.Sprintf("%d: %.1f/s mean, highest minute %.1f/s, highest second %.0f", r.writes.total, r.writes.perS, r.writes.maxMin, r.writes.maxS))

@@ -221,7 +221,7 @@ func TestScale(t *testing.T) {
 
 // scalePlot writes the pods Running per pool over time (rows of seconds
 // since the Deployments' creation, KWOK's count, kl's) to dir as
-// scale-running.json and the picture beside-kwok-scale.svg
+// beside-kwok-scale.json and the picture beside-kwok-scale.svg
 // (docs/beside-kwok.md), the Deployments' deletion marked.
 func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, deleted time.Duration) {
 	load, _ := os.ReadFile("/proc/loadavg")
@@ -232,7 +232,7 @@ func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, del
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "scale-running.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-scale.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var kwok, kl []plot.Point
@@ -254,7 +254,7 @@ func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, del
 	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-scale.svg"), ch.SVG(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("wrote %s/scale-running.json and beside-kwok-scale.svg", dir)
+	t.Logf("wrote %s/beside-kwok-scale.json and beside-kwok-scale.svg", dir)
 }
 
 func scaleNum(n int) string {

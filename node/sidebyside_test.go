@@ -481,7 +481,7 @@ func sbsCrashLoop(ctx context.Context, t *testing.T, c kubernetes.Interface, tr 
 // KUBELETLOGIC_PLOT_CRASH_S seconds (default 360) after the kl pod's first
 // version, then writes to dir their restart counts over time beside the
 // real kubelet's (the capture crashloop-long: the same crash loop, a
-// 1 s run), as crashloop-restarts.json and the picture
+// 1 s run), as beside-kwok-crashloop.json and the picture
 // beside-kwok-crashloop.svg (docs/beside-kwok.md).
 func sbsPlotCrashLoop(t *testing.T, tr *podTrace, names map[string]string, dir string) {
 	watch := time.Duration(scaleEnv(t, "KUBELETLOGIC_PLOT_CRASH_S", 360)) * time.Second
@@ -498,7 +498,7 @@ func sbsPlotCrashLoop(t *testing.T, tr *podTrace, names map[string]string, dir s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "crashloop-restarts.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-crashloop.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ch := plot.Chart{
@@ -515,7 +515,7 @@ func sbsPlotCrashLoop(t *testing.T, tr *podTrace, names map[string]string, dir s
 	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-crashloop.svg"), ch.SVG(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("wrote %s/crashloop-restarts.json and beside-kwok-crashloop.svg (watched %s)", dir, watch)
+	t.Logf("wrote %s/beside-kwok-crashloop.json and beside-kwok-crashloop.svg (watched %s)", dir, watch)
 }
 
 // sbsRestartSeries is the highest restart count of the pod's containers
