@@ -3,7 +3,6 @@ package node_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -225,44 +224,13 @@ func TestScale(t *testing.T) {
 // (docs/beside-kwok.md), the Deployments' deletion marked.
 func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, deleted time.Duration) {
 	load, _ := os.ReadFile("/proc/loadavg")
-	data := map[string]any{"nodes_per_pool": res.nodes, "pods_per_pool": res.pods, "deleted_s": deleted.Seconds(),
-		"date": time.Now().UTC().Format(time.RFC3339), "loadavg_at_end": strings.TrimSpace(string(load)),
-		"columns": []string{"s since the Deployments' creation", "kwok Running", "kl Running"}, "rows": rows}
-	b, err := json.Marshal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-scale.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var kwok, kl []plot.Point
-	for _, r := range rows {
-		kwok = append(kwok, plot.Point{X: r[0], Y: r[1]})
-		kl = append(kl, plot.Point{X: r[0], Y: r[2]})
-	}
-	ch := plot.Chart{
-		Title:    "Pods Running per pool, KWOK and kubeletlogic-node side by side",
-		Subtitle: fmt.Sprintf("%s nodes and a Deployment of %s pods per pool, both pools on one control plane, created at once", scaleNum(res.nodes), scaleNum(res.pods)),
-		XLabel:   "time since both Deployments were created (s)", YLabel: "pods Running (phase)",
-		Series: []plot.Series{
-			{Name: "KWOK v0.8.0, default (fast) pod stages", Color: "#d62728", Dash: "8 4", Points: kwok},
-			{Name: "kubeletlogic-node", Color: "#1f77b4", Points: kl},
-		},
-		Marks: []plot.Mark{{X: deleted.Seconds(), Label: "Deployments deleted"}},
-		Note:  fmt.Sprintf("TestScale (node/bench/scale.sh %d %d), %s, 2 shared cores; sampled every 0.5 s", res.nodes, res.pods, time.Now().UTC().Format("2006-01-02")),
-	}
-	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-scale.svg"), ch.SVG(), 0o644); err != nil {
+	data := plot.Scale{Nodes: res.nodes, Pods: res.pods, DeletedS: deleted.Seconds(),
+		Date: time.Now().UTC().Format(time.RFC3339), LoadAvg: strings.TrimSpace(string(load)),
+		Columns: []string{"s since the Deployments' creation", "kwok Running", "kl Running"}, Rows: rows}
+	if err := plot.Write(dir, plot.ScaleName, data); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s/beside-kwok-scale.json and beside-kwok-scale.svg", dir)
-}
-
-func scaleNum(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // scaleSampler is a series of samples: each row the seconds since t0, then

@@ -2,7 +2,6 @@ package node_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -492,27 +491,9 @@ func sbsPlotCrashLoop(t *testing.T, tr *podTrace, names map[string]string, dir s
 		series[pool] = sbsRestartSeries(sbsTrace(tr, names[pool]), time.Time{}, watch)
 	}
 	series["capture"] = sbsRestartSeries(sbsCaptureTrace(t, "crashloop-long"), sbsCaptureCreated(t, "crashloop-long"), watch)
-	data := map[string]any{"watched_s": watch.Seconds(), "date": time.Now().UTC().Format(time.RFC3339),
-		"command": "cd node && KUBELETLOGIC_PLOT_OUT=../docs bash test.sh -run TestSideBySide -v", "series": series}
-	b, err := json.MarshalIndent(data, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-crashloop.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ch := plot.Chart{
-		Title:  "One crash-looping pod (container exits 1 after its run): restart count",
-		XLabel: "time since the pod's creation (s)", YLabel: "restartCount (restarts)",
-		XMax: watch.Seconds(),
-		Series: []plot.Series{
-			{Name: "real kubelet v1.37.2 (capture crashloop-long, 1 s run)", Color: "#2ca02c", Step: true, Points: series["capture"]},
-			{Name: "kubeletlogic-node (2 s run)", Color: "#1f77b4", Step: true, Points: series[sbsKl]},
-			{Name: "KWOK v0.8.0, default pod stages", Color: "#d62728", Dash: "8 4", Step: true, Points: series[sbsKwok]},
-		},
-		Note: fmt.Sprintf("TestSideBySide, %s; the capture: testdata/captured/crashloop-long.json", time.Now().UTC().Format("2006-01-02")),
-	}
-	if err := os.WriteFile(filepath.Join(dir, "beside-kwok-crashloop.svg"), ch.SVG(), 0o644); err != nil {
+	data := plot.CrashLoop{WatchedS: watch.Seconds(), Date: time.Now().UTC().Format(time.RFC3339),
+		Command: "cd node && KUBELETLOGIC_PLOT_OUT=../docs bash test.sh -run TestSideBySide -v", Series: series}
+	if err := plot.Write(dir, plot.CrashLoopName, data); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s/beside-kwok-crashloop.json and beside-kwok-crashloop.svg (watched %s)", dir, watch)

@@ -47,8 +47,11 @@ type Chart struct {
 	XLabel, YLabel  string
 	Width, Height   int
 	XMax, YMax      float64
-	Series          []Series
-	Marks           []Mark
+	// YStep, when not 0, is the step between Y's ticks (1 for a count
+	// whose every value should be labelled).
+	YStep  float64
+	Series []Series
+	Marks  []Mark
 	// Note is a line of small text under the plot (where the data come
 	// from).
 	Note string
@@ -128,6 +131,16 @@ func (c Chart) SVG() []byte {
 		ymax *= 1.05
 	}
 	xt, yt := Ticks(xmax, 8), Ticks(ymax, 6)
+	if c.YStep > 0 {
+		yt = nil
+		for i := 0; ; i++ {
+			v := float64(i) * c.YStep
+			yt = append(yt, v)
+			if v >= ymax-c.YStep*1e-9 {
+				break
+			}
+		}
+	}
 	if c.XMax == 0 {
 		xmax = xt[len(xt)-1]
 	}
