@@ -445,6 +445,9 @@ func (d *podDriver) write(ctx context.Context, r sim.Report) {
 			if sandboxReady(*w.Status) {
 				p.sandboxUp = true
 			}
+			if f := d.s.o.StatusScheduled; f != nil {
+				f(p.pod, *w.Status, w.StatusAt)
+			}
 			d.sq.set(p.pod, *w.Status, p.ip, p.sandboxUp)
 		}
 		if w.Delete && !p.apiGone {

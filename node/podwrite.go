@@ -33,8 +33,11 @@ type kubeletEvent struct {
 
 // podWrites is what the kubelet writes about one pod over one Advance.
 type podWrites struct {
-	// Status is the last status the status manager wrote (nil: none).
-	Status *v1.PodStatus
+	// Status is the last status the status manager wrote (nil: none);
+	// StatusAt is when the engine's kubelet wrote it (the node's time
+	// zero plus the entry's At): the schedule the API lags behind.
+	Status   *v1.PodStatus
+	StatusAt time.Time
 	// Events are the Events in the order the kubelet records them.
 	Events []kubeletEvent
 	// Delete: the status manager deletes the API object (grace 0, UID
@@ -149,7 +152,7 @@ func translate(pod *v1.Pod, entries []sim.Entry, start time.Time, tr *podTrack) 
 			case sim.APIStatus:
 				if e.Status != nil {
 					st := *e.Status.Status.DeepCopy()
-					w.Status = &st
+					w.Status, w.StatusAt = &st, start.Add(e.At)
 				}
 			case sim.APIDeleted, sim.APIDeleteHeld:
 				w.Delete = true

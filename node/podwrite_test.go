@@ -1,12 +1,17 @@
 package node
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -373,5 +378,72 @@ func TestSimPodAdmitted(t *testing.T) {
 	}
 	if got := n.Pods(); len(got) != 1 || got[0] != "default/"+string(pod.UID) {
 		t.Errorf("engine pods %v", got)
+	}
+}
+
+// TestStatusScheduled: the driver gives Options.StatusScheduled each
+// status its engine's kubelet writes, with the time the engine wrote it
+// (the node's start plus the APIStatus entry's At, the last of the
+// Advance's: the one the status writer gets), not the time of the
+// Advance; the status is the one the status writer is given.
+func TestStatusScheduled(t *testing.T) {
+	pod := crashPod()
+	start := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond), Parallelism: 1})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sim.Duration(time.Second), ExitCode: 1}}}}}
+	if err := n.AddPod(start, simPod(pod), script); err != nil {
+		t.Fatal(err)
+	}
+	type call struct {
+		status v1.PodStatus
+		at     time.Time
+	}
+	var calls []call
+	s := &Standalone{o: Options{StatusScheduled: func(p *v1.Pod, st v1.PodStatus, at time.Time) {
+		if p.UID != pod.UID {
+			t.Errorf("pod %s: want %s", p.UID, pod.UID)
+		}
+		calls = append(calls, call{st, at})
+	}}}
+	d := &podDriver{s: s, start: start, recorder: record.NewFakeRecorder(10000),
+		pods: map[types.UID]*drivenPod{pod.UID: {pod: pod, simulated: true}},
+		sq:   newStatusQueue(nil, clock.RealClock{}, -1, 0, "10.0.0.1", t.Logf)}
+	offGrid, restarts := 0, int32(0)
+	for at := start; !at.After(start.Add(60 * time.Second)); at = at.Add(time.Second) {
+		r := n.Advance(at)
+		var want time.Time
+		for _, e := range r.Entries {
+			if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status != nil {
+				want = start.Add(e.At)
+			}
+		}
+		before := len(calls)
+		d.write(context.Background(), r)
+		if want.IsZero() {
+			if len(calls) != before {
+				t.Fatalf("%s: %d calls with no status written", at, len(calls)-before)
+			}
+			continue
+		}
+		if len(calls) != before+1 {
+			t.Fatalf("%s: %d calls: want 1", at, len(calls)-before)
+		}
+		c := calls[len(calls)-1]
+		if !c.at.Equal(want) {
+			t.Errorf("Advance to %s: status scheduled at %s: want the engine's %s", at, c.at, want)
+		}
+		if !c.at.Equal(at) {
+			offGrid++
+		}
+		cached, ok := d.sq.cached(pod.UID)
+		if !ok || !apiequality.Semantic.DeepEqual(cached, c.status) {
+			t.Errorf("%s: the hook's status differs from the status writer's", at)
+		}
+		for _, cs := range c.status.ContainerStatuses {
+			restarts = max(restarts, cs.RestartCount)
+		}
+	}
+	if offGrid == 0 || restarts < 2 {
+		t.Errorf("%d statuses, %d of them between Advances, restarts up to %d: want some between, 2 restarts", len(calls), offGrid, restarts)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/kubeletlogic/kubeletlogic/node/internal/controlplane"
+	"github.com/kubeletlogic/kubeletlogic/node/internal/plot"
 )
 
 // The scale benchmark's pools: nodes labelled kubeletlogic.io/pool=kwok
@@ -131,6 +132,15 @@ func TestScale(t *testing.T) {
 	cpu0 := scaleCPU(procs)
 	met0 := m.snapshot(ctx)
 	tc := time.Now()
+	// Each pool's pods Running, every 0.5 s from the Deployments'
+	// creation to the end (written with KUBELETLOGIC_PLOT_OUT).
+	sampler := startScaleSampler(ctx, tc, 500*time.Millisecond, func() []float64 {
+		var out []float64
+		for _, p := range scalePools {
+			out = append(out, float64(w.stats(p).running))
+		}
+		return out
+	})
 	for _, p := range scalePools {
 		d := shardDeployment("scale-"+p, map[string]string{sbsPoolLabel: p}, int32(pods))
 		d.Spec.Template.Labels[sbsPodPoolLabel] = p
@@ -201,6 +211,106 @@ func TestScale(t *testing.T) {
 	if f := os.Getenv("KUBELETLOGIC_SCALE_OUT"); f != "" {
 		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
 			t.Error(err)
+		}
+	}
+	if dir := os.Getenv("KUBELETLOGIC_PLOT_OUT"); dir != "" {
+		scalePlot(t, dir, res, sampler.stop(), td.Sub(tc))
+	}
+}
+
+// scalePlot writes the pods Running per pool over time (rows of seconds
+// since the Deployments' creation, KWOK's count, kl's) to dir as
+// beside-kwok-scale.json and the picture beside-kwok-scale.svg
+// (docs/beside-kwok.md), the Deployments' deletion marked.
+func scalePlot(t *testing.T, dir string, res *scaleResult, rows [][]float64, deleted time.Duration) {
+	load, _ := os.ReadFile("/proc/loadavg")
+	data := plot.Scale{Nodes: res.nodes, Pods: res.pods, DeletedS: deleted.Seconds(),
+		Date: time.Now().UTC().Format(time.RFC3339), LoadAvg: strings.TrimSpace(string(load)),
+		Columns: []string{"s since the Deployments' creation", "kwok Running", "kl Running"}, Rows: rows}
+	if err := plot.Write(dir, plot.ScaleName, data); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s/beside-kwok-scale.json and beside-kwok-scale.svg", dir)
+}
+
+// scaleSampler is a series of samples: each row the seconds since t0, then
+// the values read at that moment.
+type scaleSampler struct {
+	mu   sync.Mutex
+	t0   time.Time
+	read func() []float64
+	rows [][]float64
+	done chan struct{}
+	quit chan struct{}
+}
+
+// startScaleSampler samples read at t0's moment (now), then every interval
+// until stop or ctx's end.
+func startScaleSampler(ctx context.Context, t0 time.Time, every time.Duration, read func() []float64) *scaleSampler {
+	s := &scaleSampler{t0: t0, read: read, done: make(chan struct{}), quit: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		s.sample(time.Now())
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.quit:
+				return
+			case now := <-tk.C:
+				s.sample(now)
+			}
+		}
+	}()
+	return s
+}
+
+func (s *scaleSampler) sample(now time.Time) {
+	row := append([]float64{now.Sub(s.t0).Seconds()}, s.read()...)
+	s.mu.Lock()
+	s.rows = append(s.rows, row)
+	s.mu.Unlock()
+}
+
+// stop ends the sampling, takes a last sample and returns the rows.
+func (s *scaleSampler) stop() [][]float64 {
+	close(s.quit)
+	<-s.done
+	s.sample(time.Now())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rows
+}
+
+// TestScaleSampler: the sampler takes a sample at once, then one every
+// interval, each row the seconds since t0 and the values read then, and a
+// last one at stop.
+func TestScaleSampler(t *testing.T) {
+	var mu sync.Mutex
+	n := 0.0
+	t0 := time.Now().Add(-time.Second)
+	s := startScaleSampler(context.Background(), t0, 20*time.Millisecond, func() []float64 {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return []float64{n, 10 * n}
+	})
+	time.Sleep(200 * time.Millisecond)
+	rows := s.stop()
+	if len(rows) < 5 || len(rows) > 13 {
+		t.Fatalf("%d rows in 200 ms every 20 ms: want about 11", len(rows))
+	}
+	for i, r := range rows {
+		if len(r) != 3 || r[1] != float64(i+1) || r[2] != 10*r[1] {
+			t.Errorf("row %d %v: want [s %d %d]", i, r, i+1, 10*(i+1))
+		}
+		if r[0] < 1 || r[0] > 1.5 {
+			t.Errorf("row %d at %.3f s: want within 1 to 1.5 s of t0", i, r[0])
+		}
+		if gap := r[0] - rows[max(i-1, 0)][0]; i > 0 && (gap < 0 || gap > 0.1 || gap < 0.005 && i < len(rows)-1) {
+			t.Errorf("row %d %.3f s after the one before: want about 0.02 s (the last: up to it)", i, gap)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package node_test
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/node"
 	"github.com/kubeletlogic/kubeletlogic/node/internal/controlplane"
+	"github.com/kubeletlogic/kubeletlogic/node/internal/plot"
 	"github.com/kubeletlogic/kubeletlogic/tooling/captured"
 )
 
@@ -468,6 +471,68 @@ func sbsCrashLoop(ctx context.Context, t *testing.T, c kubernetes.Interface, tr 
 			}
 		}
 	}
+	if dir := os.Getenv("KUBELETLOGIC_PLOT_OUT"); dir != "" {
+		sbsPlotCrashLoop(t, tr, names, dir)
+	}
+}
+
+// sbsPlotCrashLoop watches the crash-looping pods on until
+// KUBELETLOGIC_PLOT_CRASH_S seconds (default 360) after the kl pod's first
+// version, then writes to dir their restart counts over time beside the
+// real kubelet's (the capture crashloop-long: the same crash loop, a
+// 1 s run), as beside-kwok-crashloop.json and the picture
+// beside-kwok-crashloop.svg (docs/beside-kwok.md).
+func sbsPlotCrashLoop(t *testing.T, tr *podTrace, names map[string]string, dir string) {
+	watch := time.Duration(scaleEnv(t, "KUBELETLOGIC_PLOT_CRASH_S", 360)) * time.Second
+	first := sbsTrace(tr, names[sbsKl])[0].at
+	time.Sleep(time.Until(first.Add(watch)))
+	series := map[string][]plot.Point{}
+	for _, pool := range sbsPools {
+		series[pool] = sbsRestartSeries(sbsTrace(tr, names[pool]), time.Time{}, watch)
+	}
+	series["capture"] = sbsRestartSeries(sbsCaptureTrace(t, "crashloop-long"), sbsCaptureCreated(t, "crashloop-long"), watch)
+	data := plot.CrashLoop{WatchedS: watch.Seconds(), Date: time.Now().UTC().Format(time.RFC3339),
+		Command: "cd node && KUBELETLOGIC_PLOT_OUT=../docs bash test.sh -run TestSideBySide -v", Series: series}
+	if err := plot.Write(dir, plot.CrashLoopName, data); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s/beside-kwok-crashloop.json and beside-kwok-crashloop.svg (watched %s)", dir, watch)
+}
+
+// sbsRestartSeries is the highest restart count of the pod's containers
+// over trace as a step series: a point at each change, in seconds since
+// zero (the trace's first version when zero is the zero time), and one at
+// end holding the last count.
+func sbsRestartSeries(trace []seenPod, zero time.Time, end time.Duration) []plot.Point {
+	var out []plot.Point
+	if len(trace) == 0 {
+		return nil
+	}
+	if zero.IsZero() {
+		zero = trace[0].at
+	}
+	last := int32(-1)
+	for _, s := range trace {
+		if s.gone {
+			continue
+		}
+		var n int32
+		for _, cs := range s.pod.Status.ContainerStatuses {
+			n = max(n, cs.RestartCount)
+		}
+		x := s.at.Sub(zero)
+		if x > end {
+			break
+		}
+		if n != last {
+			out = append(out, plot.Point{X: x.Seconds(), Y: float64(n)})
+			last = n
+		}
+	}
+	if len(out) > 0 {
+		out = append(out, plot.Point{X: end.Seconds(), Y: float64(last)})
+	}
+	return out
 }
 
 // ---- 3. a pod with a preStop sleep hook, deleted ----
@@ -665,11 +730,37 @@ func sbsKwokLeavesKl(ctx context.Context, t *testing.T, c kubernetes.Interface) 
 // to go. Times count from the pod's creation (its manifest written).
 func sbsCaptureCell(t *testing.T, name string) string {
 	t.Helper()
+	trace, deleted, gone := sbsCaptureObserved(t, name)
+	s, r := sbsStatuses(trace)
+	cell := sbsCell{statuses: s, restarts: r}
+	if !deleted.IsZero() && !gone.IsZero() {
+		cell.facts = append(cell.facts, fmt.Sprintf("gone %s after the DELETE, last phase %s", sbsSeconds(gone.Sub(deleted)), sbsLastPhase(trace)))
+	}
+	return fmt.Sprintf("%s: %s", name, cell)
+}
+
+// sbsCaptureTrace is the capture's pod as the watch would have seen it
+// (sbsCaptureCell).
+func sbsCaptureTrace(t *testing.T, name string) []seenPod {
+	trace, _, _ := sbsCaptureObserved(t, name)
+	return trace
+}
+
+// sbsCaptureCreated is when the capture's pod was created.
+func sbsCaptureCreated(t *testing.T, name string) time.Time {
+	return sbsCaptureTrace(t, name)[0].at
+}
+
+// sbsCaptureObserved reads the capture called name: its observations as
+// versions of the pod, the first a Pending pod at its creation; when it
+// was deleted and gone (zero: not).
+func sbsCaptureObserved(t *testing.T, name string) (trace []seenPod, deleted, gone time.Time) {
+	t.Helper()
 	f, err := captured.Load(filepath.Join("..", "testdata", "captured", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var created, deleted time.Time
+	var created time.Time
 	for _, e := range f.Events {
 		switch {
 		case created.IsZero() && (strings.HasPrefix(e.What, "pod created") || e.What == "manifest written"):
@@ -678,8 +769,6 @@ func sbsCaptureCell(t *testing.T, name string) string {
 			deleted = e.Time
 		}
 	}
-	var trace []seenPod
-	var gone time.Time
 	for _, o := range f.Observations {
 		p := f.Pod.DeepCopy()
 		switch {
@@ -701,12 +790,7 @@ func sbsCaptureCell(t *testing.T, name string) string {
 	if len(trace) > 0 && !created.IsZero() {
 		trace = append([]seenPod{{at: created, pod: &v1.Pod{ObjectMeta: f.Pod.ObjectMeta, Status: v1.PodStatus{Phase: v1.PodPending}}}}, trace...)
 	}
-	s, r := sbsStatuses(trace)
-	cell := sbsCell{statuses: s, restarts: r}
-	if !deleted.IsZero() && !gone.IsZero() {
-		cell.facts = append(cell.facts, fmt.Sprintf("gone %s after the DELETE, last phase %s", sbsSeconds(gone.Sub(deleted)), sbsLastPhase(trace)))
-	}
-	return fmt.Sprintf("%s: %s", name, cell)
+	return trace, deleted, gone
 }
 
 // TestSideBySideCaptures checks the capture cells of TestSideBySide's
@@ -730,5 +814,16 @@ func TestSideBySideCaptures(t *testing.T) {
 			}
 		}
 		t.Logf("%s", got)
+	}
+	// The picture's capture series (sbsPlotCrashLoop): crashloop-long's
+	// restart count steps from 0 to 7, the 7th restart 664 s after the
+	// creation, held to the end of the picture.
+	pts := sbsRestartSeries(sbsCaptureTrace(t, "crashloop-long"), sbsCaptureCreated(t, "crashloop-long"), 750*time.Second)
+	var ys []float64
+	for _, p := range pts {
+		ys = append(ys, p.Y)
+	}
+	if fmt.Sprint(ys) != "[0 1 2 3 4 5 6 7 7]" || pts[0].X != 0 || math.Abs(pts[7].X-664.3) > 0.1 || pts[8].X != 750 {
+		t.Errorf("crashloop-long's restart series %v: want steps 0 to 7 from 0 s, the 7th at 664.3 s, held to 750 s", pts)
 	}
 }

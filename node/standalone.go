@@ -67,6 +67,13 @@ type Options struct {
 	// Logf receives one line per failed or retried API call; nil discards
 	// them.
 	Logf func(format string, args ...any)
+	// StatusScheduled, when set, is called from a node's pod loop with
+	// each status its engine's kubelet writes, before the status writer
+	// sends it: the pod as last seen, the status and when the engine's
+	// kubelet wrote it (its schedule). A benchmark's hook: the API
+	// showing the status later than at is how far the node lags behind
+	// the kubelet (TestCrashLoopLoad). It must not block.
+	StatusScheduled func(pod *v1.Pod, status v1.PodStatus, at time.Time)
 }
 
 // Standalone registers nodes on an API server and keeps them alive as their

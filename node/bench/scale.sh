@@ -14,7 +14,9 @@
 # KUBELETLOGIC_SCALE_TIMEOUT_S (each wait, default 600),
 # KUBELETLOGIC_SCALE_OUT (also write the table to this file),
 # KUBELETLOGIC_SCALE_END (an RFC 3339 time: stop there, failing with the
-# counts so far). Progress (pods present, bound, Running, gone per pool)
+# counts so far), KUBELETLOGIC_PLOT_OUT (a folder: also sample each pool's
+# Running pods every 0.5 s and write them there with their picture,
+# beside-kwok-scale.{json,svg}: docs/beside-kwok.md). Progress (pods present, bound, Running, gone per pool)
 # is logged every 10 s.
 # The components must be built: node/test.sh --build-only.
 set -euo pipefail
