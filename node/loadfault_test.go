@@ -173,16 +173,16 @@ func TestLoadFaults(t *testing.T) {
 	time.Sleep(time.Until(res.outageTo.Add(lfOutageSlack)))
 
 	// 2. Shard b killed and started again.
-	before := w.counts("b", "crash")
+	before := w.ids("b", "crash")
 	res.killAt = time.Now()
 	procs["b"].kill()
 	time.Sleep(3 * time.Second)
 	procs["b"] = startShard(t, cp, bin, "b")
 	res.restartAt = time.Now()
-	lfWait(t, w, res.restartAt, limit, "every crash-looping pod of shard b restarted after the adoption", func() bool {
-		now := w.counts("b", "crash")
-		for name, r := range before {
-			if now[name] <= r {
+	lfWait(t, w, res.restartAt, limit, "every crash-looping pod of shard b started again (a new container ID) after the adoption", func() bool {
+		now := w.ids("b", "crash")
+		for name, id := range before {
+			if now[name] == id {
 				return false
 			}
 		}
@@ -505,15 +505,19 @@ func restartsOf(p *v1.Pod) int32 {
 	return -1
 }
 
-// counts is the newest restart count of every present pod of shard s and
-// kind k.
-func (w *lfWatch) counts(s, k string) map[string]int32 {
+// ids is the newest container ID of container app of every present pod
+// of shard s and kind k (a new one: the container started again).
+func (w *lfWatch) ids(s, k string) map[string]string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := map[string]int32{}
+	out := map[string]string{}
 	for name, pl := range w.pods {
 		if pl.shard == s && pl.kind == k && !pl.gone && pl.last != nil {
-			out[name] = restartsOf(pl.last)
+			for _, cs := range pl.last.Status.ContainerStatuses {
+				if cs.Name == "app" {
+					out[name] = cs.ContainerID
+				}
+			}
 		}
 	}
 	return out
