@@ -60,12 +60,14 @@ const lfOutageSlack = 15 * time.Second
 //  4. once the Jobs completed and a status sweep passed, every pod left
 //     must pass podstatus.Check (a status a kubelet v1.37.2 could write),
 //     every container's restart count, over every version a watch saw
-//     from the start, must never go down, go up by one at a time (by more
-//     only across the API server's outage, and there by no more than the
-//     engine's back-off lets it restart in the time between the two
-//     versions), and never show one container ID with two counts (a
-//     restart counted twice); every deleted pod's last status must show
-//     no running container.
+//     from the start, must never go down, go up by more than one only as
+//     far as the engine's back-off lets it restart in the time between
+//     the two versions (the status manager writes the newest status only,
+//     so restarts made while a write waited show as one jump), go up by
+//     one at most in the first count the restarted shard writes, and
+//     never show one container ID with two counts (a restart counted
+//     twice); every deleted pod's last status must show no running
+//     container.
 //
 // It logs a markdown table and writes it to $KUBELETLOGIC_LOADFAULT_OUT
 // when set.
