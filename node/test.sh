@@ -40,6 +40,8 @@
 # Warm run of TestSideBySide alone (2026-12-03, quiet 2 cores): 32 to 36 s.
 # Warm run of TestShards alone (2026-12-03, loaded 2 cores): 9 s. TestScale
 # (the scale benchmark) is skipped unless KUBELETLOGIC_SCALE=1: bench/scale.sh.
+# TestLoadFaults (faults under load) is skipped unless KUBELETLOGIC_LOADFAULT=1:
+# bench/loadfault.sh.
 # With --build-only as the first argument it builds what is missing and
 # stops (.ci/run starts it so in the background, then runs the tests).
 set -euo pipefail
