@@ -118,52 +118,11 @@ type podLog struct {
 
 func newPodLog(ctx context.Context, t *testing.T, c kubernetes.Interface) *podLog {
 	l := &podLog{pods: map[string][]seen{}}
-	opts := metav1.ListOptions{LabelSelector: "faults=yes"}
-	list := func() string {
-		for ctx.Err() == nil {
-			pl, err := c.CoreV1().Pods("default").List(ctx, opts)
-			if err == nil {
-				for i := range pl.Items {
-					l.add(&pl.Items[i])
-				}
-				return pl.ResourceVersion
-			}
-			time.Sleep(200 * time.Millisecond)
+	ResumingPodWatch(ctx, c, metav1.ListOptions{LabelSelector: "faults=yes"}, func(typ watch.EventType, p *v1.Pod) {
+		if typ != watch.Deleted {
+			l.add(p)
 		}
-		return ""
-	}
-	rv := list()
-	go func() {
-		for ctx.Err() == nil {
-			o := opts
-			o.ResourceVersion = rv
-			w, err := c.CoreV1().Pods("default").Watch(ctx, o)
-			if err != nil {
-				time.Sleep(200 * time.Millisecond)
-				if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-					rv = list()
-				}
-				continue
-			}
-			for ev := range w.ResultChan() {
-				if ev.Type == watch.Error {
-					if st, ok := ev.Object.(*metav1.Status); ok && (st.Code == 410) {
-						rv = list()
-					}
-					break
-				}
-				p, ok := ev.Object.(*v1.Pod)
-				if !ok {
-					continue
-				}
-				rv = p.ResourceVersion
-				if ev.Type != watch.Deleted {
-					l.add(p)
-				}
-			}
-			w.Stop()
-		}
-	}()
+	})
 	return l
 }
 

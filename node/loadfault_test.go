@@ -397,50 +397,7 @@ type lfSummary struct {
 // resourceVersion; from a new list when that is too old).
 func watchLoadPods(ctx context.Context, t *testing.T, c kubernetes.Interface) *lfWatch {
 	w := &lfWatch{pods: map[string]*lfPodLog{}, expected: map[string]bool{}}
-	opts := metav1.ListOptions{LabelSelector: lfLabel}
-	list := func() string {
-		for ctx.Err() == nil {
-			pl, err := c.CoreV1().Pods("default").List(ctx, opts)
-			if err == nil {
-				for i := range pl.Items {
-					w.observe(watch.Modified, &pl.Items[i])
-				}
-				return pl.ResourceVersion
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		return ""
-	}
-	rv := list()
-	go func() {
-		for ctx.Err() == nil {
-			o := opts
-			o.ResourceVersion = rv
-			wi, err := c.CoreV1().Pods("default").Watch(ctx, o)
-			if err != nil {
-				time.Sleep(200 * time.Millisecond)
-				if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-					rv = list()
-				}
-				continue
-			}
-			for ev := range wi.ResultChan() {
-				if ev.Type == watch.Error {
-					if st, ok := ev.Object.(*metav1.Status); ok && st.Code == 410 {
-						rv = list()
-					}
-					break
-				}
-				p, ok := ev.Object.(*v1.Pod)
-				if !ok {
-					continue
-				}
-				rv = p.ResourceVersion
-				w.observe(ev.Type, p)
-			}
-			wi.Stop()
-		}
-	}()
+	node.ResumingPodWatch(ctx, c, metav1.ListOptions{LabelSelector: lfLabel}, w.observe)
 	return w
 }
 
