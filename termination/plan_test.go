@@ -82,12 +82,8 @@ func TestPlanStopFails(t *testing.T) {
 // later than the app's exit; the exit itself does not move.
 func TestPlanStopReturnAfter(t *testing.T) {
 	grace := int64(10)
-	always := v1.ContainerRestartPolicyAlways
-	pod := &v1.Pod{Spec: v1.PodSpec{
-		TerminationGracePeriodSeconds: &grace,
-		InitContainers:                []v1.Container{{Name: "sidecar", RestartPolicy: &always}},
-		Containers:                    []v1.Container{{Name: "app"}},
-	}}
+	pod := sidecarPod([]string{"sidecar"}, []string{"app"})
+	pod.Spec.TerminationGracePeriodSeconds = &grace
 	st := &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s1"}}, Containers: []runtimestate.Container{
 		{ID: "c2", Name: "app", State: runtimestate.Running},
 		{ID: "c1", Name: "sidecar", State: runtimestate.Running},
