@@ -229,25 +229,21 @@ func runtimeDelays(f *fixture) sim.RuntimeDelays {
 			durs[c.Method] = append(durs[c.Method], c.Done.Sub(c.Time))
 		}
 	}
-	med := func(m string) sim.Duration {
+	// at returns the duration at index i(n) of method m's n sorted
+	// durations (0 when there are none).
+	at := func(m string, i func(n int) int) sim.Duration {
 		l := durs[m]
 		if len(l) == 0 {
 			return 0
 		}
 		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
-		return sim.Duration(l[len(l)/2])
+		return sim.Duration(l[i(len(l))])
 	}
+	med := func(m string) sim.Duration { return at(m, func(n int) int { return n / 2 }) }
 	// lowMed is the lower median: podnet's two stops returned 0.42 s and
 	// 1.22 s after their exits, and the upper one made the first stop
 	// (at the sandbox's death) late by 0.8 s.
-	lowMed := func(m string) sim.Duration {
-		l := durs[m]
-		if len(l) == 0 {
-			return 0
-		}
-		sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
-		return sim.Duration(l[(len(l)-1)/2])
-	}
+	lowMed := func(m string) sim.Duration { return at(m, func(n int) int { return (n - 1) / 2 }) }
 	// A StopContainer returns some time after the process ended (the
 	// container's finishedAt, from the runtime's view): that part is the
 	// runtime's, the rest is the process's own.
