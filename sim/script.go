@@ -276,7 +276,7 @@ func (s Script) validate() error {
 			}
 		}
 	}
-	for _, d := range []Duration{s.Runtime.RunPodSandbox, s.Runtime.CreateContainer, s.Runtime.StartContainer, s.Runtime.StopPodSandbox, s.Runtime.RemoveContainer, s.Runtime.Relist, s.Runtime.UpdateContainerResources} {
+	for _, d := range []Duration{s.Runtime.RunPodSandbox, s.Runtime.CreateContainer, s.Runtime.StartContainer, s.Runtime.StopPodSandbox, s.Runtime.RemoveContainer, s.Runtime.Relist, s.Runtime.UpdateContainerResources, s.Runtime.StopContainer} {
 		if d < 0 {
 			return fmt.Errorf("script: runtime: negative delay %s", d)
 		}
