@@ -138,7 +138,11 @@
 //     stores, when the sync returns and the worker completed it);
 //     TerminatePod stores the final version; the API object is deleted
 //     (grace 0) when canBeDeleted, after SyncTerminatedPod (so the last
-//     phase shows until the relist after the kill), and stays while
+//     phase shows until the relist after the kill, and for a pod with a
+//     volume mounted into a container until the volume manager has
+//     unmounted it: WaitForUnmount checks at once, then every 300 ms,
+//     and the populator and reconciler, 100 ms loops each, unmount it
+//     within 200 ms of SyncTerminatingPod's end), and stays while
 //     finalizers hold it; the full sweep every 10 s deletes a pod deleted
 //     after the kubelet had finished with it (syncBatch, needsUpdate).
 //   - The API server (apiserver.go): a DELETE of a pod already Succeeded
@@ -254,7 +258,8 @@
 //
 // Not modelled: the image puller's queue across pods, runtime contention
 // between pods (each pod's calls take the script's delays whatever the
-// others do), volumes, start failures other than crash-loop back-off, image
+// others do), the time to mount volumes (the unmount before the delete is
+// modelled; the tear-down itself is taken as instant), start failures other than crash-loop back-off, image
 // pulls and postStart hooks, other pods' requests unless given
 // (Action.OtherRequests), UpdatePodSandboxResources and the pod cgroup
 // writes of a resize, failed resizes, exec probes as ExecSync calls (the

@@ -101,6 +101,10 @@ func NewNode(cfg Config) *Node {
 		GC:          start.Add(ph(time.Minute)),
 		StatusSync:  start.Add(ph(10 * time.Second)),
 	}
+	// Drawn after the others, so that adding them left every earlier
+	// phase of a seed as it was.
+	clocks.VolumePopulator = start.Add(ph(volumeLoopPeriod))
+	clocks.VolumeReconciler = start.Add(ph(volumeLoopPeriod))
 	if cfg.KubeletUptime > 0 {
 		clocks.GC = gcFromStart(start.Add(-up))
 	}

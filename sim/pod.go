@@ -31,6 +31,10 @@ type podSim struct {
 	entries []Entry
 	last    time.Duration
 	syncs   int
+	// volumesMounted: a SyncPod ran for the pod while it had a volume
+	// mounted into a container, so SyncTerminatedPod waits for the volume
+	// manager to unmount it.
+	volumesMounted bool
 	// index is the pod's place on the node (the order pods were added;
 	// Simulate's input order): it seeds rng and picks the sandbox IP.
 	index int

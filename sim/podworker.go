@@ -65,6 +65,15 @@ func (p *podSim) tryRun() {
 	if work == termination.SyncPod && !p.probesAdded {
 		p.addProbes()
 	}
+	// SyncPod waits for the pod's volumes to be mounted
+	// (WaitForAttachAndMount) before it acts.
+	if work == termination.SyncPod && !p.volumesMounted && hasMountedVolumes(&p.pod.Spec) {
+		p.volumesMounted = true
+	}
+	var unmounted time.Time
+	if work == termination.TerminatedPod && p.volumesMounted {
+		unmounted = volumesUnmountedAt(p.node.clocks, p.mem.Worker.TerminatedAt)
+	}
 	if work == termination.TerminatingPod {
 		p.stopProbes(false)
 	}
@@ -90,6 +99,8 @@ func (p *podSim) tryRun() {
 		Images:     p.script.Images,
 		ImagePulls: p.pulls,
 		Eviction:   p.eviction,
+
+		VolumesUnmounted: unmounted,
 	}, p.mem.handOver(), &p.statusMemo)
 	p.syncs++
 	p.log(KindSync, p.loop.Now, p.syncLine(work, out.Decision)).Work = work.String()

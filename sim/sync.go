@@ -207,6 +207,10 @@ type SyncInput struct {
 	// Eviction is the status function of an eviction the pod worker
 	// holds (read only by SyncTerminatingPod); nil: none.
 	Eviction *Eviction
+	// VolumesUnmounted is when the volume manager has unmounted the pod's
+	// volumes (read only by SyncTerminatedPod, which waits for it); zero:
+	// the pod has no mounted volume.
+	VolumesUnmounted time.Time
 }
 
 // Call is one CRI call the kubelet makes.

@@ -9,6 +9,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim/internal/engine"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 	"github.com/kubeletlogic/kubeletlogic/vocab"
 	v1 "k8s.io/api/core/v1"
@@ -79,11 +80,94 @@ func (s *syncer) syncTerminated() {
 	m := &s.out.Memory
 	st := s.generate(true)
 	s.store(st, "SyncTerminatedPod")
+	s.waitForUnmount()
 	// TerminatePod: the final, forced version.
 	final := terminatePod(s.pod, *m.Status)
 	// A refused TerminatePod leaves podIsFinished unset.
 	m.Finished = s.store(final, "TerminatePod")
 	s.out.Requeue = RequeueNever
+}
+
+// waitForUnmount is SyncTerminatedPod's wait for the pod's volumes
+// (volume_manager.go WaitForUnmount): it checks at once, then every
+// 300 ms, whether the volume manager has unmounted them; the poll for the
+// pod's volume directories after it (kubelet.go, every 100 ms, at once
+// first) passes at its first check, since unmounting removed them. The
+// sync, and so TerminatePod and the kubelet's delete of the API object,
+// waits that long.
+func (s *syncer) waitForUnmount() {
+	u := s.in.VolumesUnmounted
+	if u.IsZero() || !s.now().Before(u) {
+		return
+	}
+	wait := u.Sub(s.now())
+	polls := (wait + unmountPoll - 1) / unmountPoll
+	s.clock += polls * unmountPoll
+	s.out.Messages = append(s.out.Messages, fmt.Sprintf("SyncTerminatedPod: waited %s for the volumes to be unmounted (WaitForUnmount polls every %s)", polls*unmountPoll, unmountPoll))
+}
+
+// unmountPoll is WaitForUnmount's poll period (volume_manager.go
+// podAttachAndMountRetryInterval).
+const unmountPoll = 300 * time.Millisecond
+
+// volumeLoopPeriod is the period of the volume manager's populator and
+// reconciler loops (volume_manager.go reconcilerLoopSleepPeriod,
+// desiredStateOfWorldPopulatorLoopSleepPeriod).
+const volumeLoopPeriod = 100 * time.Millisecond
+
+// volumesUnmountedAt is when the volume manager has unmounted the volumes
+// of a pod whose SyncTerminatingPod completed at done: the populator's
+// next pass removes them from the desired state once the pod worker says
+// the pod's runtime may be removed (desired_state_of_world_populator.go
+// findAndRemoveDeletedPods), the reconciler's next pass after that
+// unmounts them (the tear-down of an emptyDir, projected, secret or
+// configMap volume takes milliseconds, taken as none).
+func volumesUnmountedAt(c engine.Clocks, done time.Time) time.Time {
+	removed := engine.NextAfter(c.VolumePopulator, volumeLoopPeriod, done)
+	return engine.NextAfter(c.VolumeReconciler, volumeLoopPeriod, removed)
+}
+
+// hasMountedVolumes: some volume of the pod is mounted into a container
+// (init, regular or ephemeral) or given to one as a device; the volume
+// manager mounts only those (util.GetPodVolumeNames).
+func hasMountedVolumes(spec *v1.PodSpec) bool {
+	if len(spec.Volumes) == 0 {
+		return false
+	}
+	names := make(map[string]bool, len(spec.Volumes))
+	for i := range spec.Volumes {
+		names[spec.Volumes[i].Name] = true
+	}
+	uses := func(mounts []v1.VolumeMount, devices []v1.VolumeDevice) bool {
+		for _, m := range mounts {
+			if names[m.Name] {
+				return true
+			}
+		}
+		for _, d := range devices {
+			if names[d.Name] {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range spec.InitContainers {
+		if uses(spec.InitContainers[i].VolumeMounts, spec.InitContainers[i].VolumeDevices) {
+			return true
+		}
+	}
+	for i := range spec.Containers {
+		if uses(spec.Containers[i].VolumeMounts, spec.Containers[i].VolumeDevices) {
+			return true
+		}
+	}
+	for i := range spec.EphemeralContainers {
+		c := &spec.EphemeralContainers[i].EphemeralContainerCommon
+		if uses(c.VolumeMounts, c.VolumeDevices) {
+			return true
+		}
+	}
+	return false
 }
 
 // terminatePod mirrors the status manager's TerminatePod: once the pod

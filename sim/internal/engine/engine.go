@@ -150,6 +150,10 @@ type Clocks struct {
 	Housekeep   time.Time     // housekeeping, every 2 s
 	GC          time.Time     // container GC, every minute
 	StatusSync  time.Time     // the status manager's full sweep, every 10 s
+	// The volume manager's desired-state populator and reconciler loops,
+	// every 100 ms each.
+	VolumePopulator  time.Time
+	VolumeReconciler time.Time
 }
 
 // NextAfter is the first time strictly after t of a loop that runs at
