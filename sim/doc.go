@@ -251,6 +251,8 @@
 //     comes after the last return (termination.Options.StopReturnAfter);
 //     the exit entry is at the return, ExitEntry.Ended and the
 //     container's finishedAt at the process's end.
+//     RuntimeDelays.StopContainerSpread makes that time vary from kill to
+//     kill (one draw per sync, from the script's own stream of draws).
 //   - A CreateContainer in a sandbox the container GC has already
 //     removed (possible for an evicted pod, whose content may be removed
 //     while a sync still pulls an image) is refused, and the

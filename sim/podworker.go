@@ -92,7 +92,7 @@ func (p *podSim) tryRun() {
 		Kubelet:    p.node.cfg.Kubelet,
 		Grace:      p.grace,
 		Containers: p.rt.runs(),
-		Delays:     p.script.Runtime,
+		Delays:     p.syncDelays(),
 		Logs:       p.rt.logMax(),
 		Created:    p.created,
 		Behaviours: p.script.Containers,

@@ -9,11 +9,32 @@ import "math/rand/v2"
 // probe start) as they are without one.
 func (p *podSim) drawRun(r Run) Run {
 	if r.TermSpread > 0 {
-		if p.procRng == nil {
-			p.procRng = rand.New(rand.NewPCG(p.node.cfg.Seed^0x2545f4914f6cdd1d, uint64(p.index)+1))
-		}
-		r.TermAfter += Duration(p.procRng.Float64() * float64(r.TermSpread))
+		r.TermAfter += Duration(p.procDraw() * float64(r.TermSpread))
 		r.TermSpread = 0
 	}
 	return r
+}
+
+// procDraw is the next draw in [0, 1) of the stream of what the script
+// leaves random.
+func (p *podSim) procDraw() float64 {
+	if p.procRng == nil {
+		p.procRng = rand.New(rand.NewPCG(p.node.cfg.Seed^0x2545f4914f6cdd1d, uint64(p.index)+1))
+	}
+	return p.procRng.Float64()
+}
+
+// syncDelays are the runtime delays one sync plays with: the script's,
+// with the StopContainer spread (RuntimeDelays.StopContainerSpread) drawn
+// once for the sync, so for every StopContainer call of a kill.
+func (p *podSim) syncDelays() RuntimeDelays {
+	d := p.script.Runtime
+	if d.StopContainerSpread > 0 {
+		if d.StopContainer <= 0 {
+			d.StopContainer = DefaultRuntimeDelays().StopContainer
+		}
+		d.StopContainer += Duration(p.procDraw() * float64(d.StopContainerSpread))
+		d.StopContainerSpread = 0
+	}
+	return d
 }
