@@ -88,7 +88,7 @@ func runExplain(e *env) int {
 			return inputFailed(e, "explain", err)
 		}
 	}
-	pods, err := readPods(data, name)
+	pods, err := readPodsNoting(e, "explain", data, name)
 	if err != nil {
 		return inputFailed(e, "explain", err)
 	}
