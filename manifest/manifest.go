@@ -2,7 +2,9 @@
 // `kubectl get pod -o yaml` (or -o json), a List of pods, or a workload
 // manifest (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
 // ReplicationController, PodTemplate), whose pod template becomes a pod.
-// Several YAML documents in one input are fine.
+// Several YAML documents in one input are fine; ReadSkipping also takes the
+// objects that hold no pod beside them (a Service, a ConfigMap), as kubectl
+// apply -f does.
 //
 // Decoding is strict: a field the Kubernetes API does not have (a typo such
 // as `restartPolicey`) is an error that names the document and the field,
@@ -65,9 +67,46 @@ type Item struct {
 }
 
 // Read returns every pod in r, in input order. Empty documents are skipped;
-// an input holding no pod at all is an error. Each error names the
-// document (and List item) it comes from.
+// an input holding no pod at all is an error, and so is an object of a kind
+// that holds no pod (see ReadSkipping). Each error names the document (and
+// List item) it comes from.
 func Read(r io.Reader) ([]Item, error) {
+	items, _, err := read(r, false)
+	return items, err
+}
+
+// ReadSkipping is Read for what kubectl apply -f takes: an object of a kind
+// that holds no pod (a Service, a ConfigMap, a ServiceAccount beside a
+// Deployment) is skipped and returned in skipped, a document or a List
+// item each, in input order. An input with no pod at all is still the
+// error Read gives for its first such object; every other error is Read's.
+func ReadSkipping(r io.Reader) (items []Item, skipped []Source, err error) {
+	return read(r, true)
+}
+
+// noPodError is the error for an object of a kind that holds no pod.
+type noPodError struct {
+	src  Source
+	kind string
+}
+
+func (e *noPodError) Error() string {
+	return fmt.Sprintf("manifest: %s: kind %q holds no pod (want Pod, List, PodList, PodTemplate, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or ReplicationController)", e.src, e.kind)
+}
+
+// read is Read, and with skip ReadSkipping.
+func read(r io.Reader, skip bool) ([]Item, []Source, error) {
+	var skipped []Source
+	var firstNoPod error
+	d := decoder{skip: func(e *noPodError) {
+		skipped = append(skipped, e.src)
+		if firstNoPod == nil {
+			firstNoPod = e
+		}
+	}}
+	if !skip {
+		d.skip = nil
+	}
 	yr := utilyaml.NewYAMLReader(bufio.NewReader(r))
 	var out []Item
 	for doc := 0; ; doc++ {
@@ -76,28 +115,37 @@ func Read(r io.Reader) ([]Item, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("manifest: document %d: %w", doc, err)
+			return nil, nil, fmt.Errorf("manifest: document %d: %w", doc, err)
 		}
 		if len(bytes.TrimSpace(stripComments(raw))) == 0 {
 			continue
 		}
 		js, err := yamljson.ToJSON(raw)
 		if err != nil {
-			return nil, fmt.Errorf("manifest: document %d: %w", doc, err)
+			return nil, nil, fmt.Errorf("manifest: document %d: %w", doc, err)
 		}
 		if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
 			continue
 		}
-		items, err := decodeObject(js, Source{Document: doc, Item: -1})
+		items, err := d.decodeObject(js, Source{Document: doc, Item: -1})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, items...)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("manifest: no pod found (expected a Pod, a List of pods, or a workload with a pod template)")
+		if firstNoPod != nil {
+			return nil, nil, firstNoPod
+		}
+		return nil, nil, errors.New("manifest: no pod found (expected a Pod, a List of pods, or a workload with a pod template)")
 	}
-	return out, nil
+	return out, skipped, nil
+}
+
+// decoder decodes objects; skip, when set, takes the objects of a kind
+// that holds no pod instead of failing on them.
+type decoder struct {
+	skip func(*noPodError)
 }
 
 // Pods is Read without the sources.
@@ -145,7 +193,7 @@ type typeOnly struct {
 	Kind       string `json:"kind"`
 }
 
-func decodeObject(js []byte, src Source) ([]Item, error) {
+func (d decoder) decodeObject(js []byte, src Source) ([]Item, error) {
 	var tm typeOnly
 	if err := json.Unmarshal(js, &tm); err != nil {
 		return nil, fmt.Errorf("manifest: %s: %w", src, err)
@@ -173,7 +221,7 @@ func decodeObject(js []byte, src Source) ([]Item, error) {
 		for i, it := range list.Items {
 			s := src
 			s.Kind, s.Item = "", i
-			items, err := decodeObject(it, s)
+			items, err := d.decodeObject(it, s)
 			if err != nil {
 				return nil, err
 			}
@@ -193,7 +241,28 @@ func decodeObject(js []byte, src Source) ([]Item, error) {
 	case "":
 		return nil, fmt.Errorf("manifest: %s: no kind (is this a Kubernetes object?)", src)
 	}
-	return nil, fmt.Errorf("manifest: %s: kind %q holds no pod (want Pod, List, PodList, PodTemplate, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or ReplicationController)", src, tm.Kind)
+	e := &noPodError{src: src, kind: tm.Kind}
+	if d.skip == nil {
+		return nil, e
+	}
+	if n, ok := objectName(js); ok {
+		e.src.Name = n
+	}
+	d.skip(e)
+	return nil, nil
+}
+
+// objectName is the metadata.name of an object, when it has one.
+func objectName(js []byte) (string, bool) {
+	var o struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(js, &o) != nil || o.Metadata.Name == "" {
+		return "", false
+	}
+	return o.Metadata.Name, true
 }
 
 func fromTemplate(owner metav1.ObjectMeta, t *v1.PodTemplateSpec) *v1.Pod {

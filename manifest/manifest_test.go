@@ -144,3 +144,68 @@ func TestReadErrors(t *testing.T) {
 		})
 	}
 }
+
+// ReadSkipping takes what kubectl apply -f takes: objects that hold no pod
+// (a Service, a ConfigMap) beside workloads are skipped and named, in
+// documents and in List items; Read still refuses them.
+func TestReadSkipping(t *testing.T) {
+	const bundle = `apiVersion: v1
+kind: ServiceAccount
+metadata: {name: sa}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: i}]
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Service
+  metadata: {name: svc}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: p}
+  spec:
+    containers: [{name: c, image: i}]
+`
+	items, skipped, err := ReadSkipping(strings.NewReader(bundle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Source.String())
+	}
+	if want := "document 2: Deployment/web; document 3, item 1: Pod/p"; strings.Join(got, "; ") != want {
+		t.Errorf("pods from %q, want %q", strings.Join(got, "; "), want)
+	}
+	got = nil
+	for _, s := range skipped {
+		got = append(got, s.String())
+	}
+	if want := "document 0: ServiceAccount/sa; document 1: ConfigMap/cm; document 3, item 0: Service/svc"; strings.Join(got, "; ") != want {
+		t.Errorf("skipped %q, want %q", strings.Join(got, "; "), want)
+	}
+	if _, err := Read(strings.NewReader(bundle)); err == nil || !strings.Contains(err.Error(), `kind "ServiceAccount" holds no pod`) {
+		t.Errorf("Read: error %v, want the ServiceAccount refused", err)
+	}
+	// No pod at all: the error Read gives, for the first object.
+	_, _, err = ReadSkipping(strings.NewReader("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\nkind: ConfigMap\nmetadata: {name: c}\n"))
+	if err == nil || !strings.Contains(err.Error(), `document 0: Service/s: kind "Service" holds no pod`) {
+		t.Errorf("no pod: error %v", err)
+	}
+	// Other errors are errors still.
+	_, _, err = ReadSkipping(strings.NewReader("kind: Service\n---\nkind: Pod\nspec:\n  restartPolicey: Never\n"))
+	if err == nil || !strings.Contains(err.Error(), `unknown field "restartPolicey"`) {
+		t.Errorf("typo beside a Service: error %v", err)
+	}
+}

@@ -54,7 +54,7 @@ func runCheck(e *env) int {
 	if err != nil {
 		return inputFailed(e, "check", err)
 	}
-	pods, err := readPods(data, name)
+	pods, err := readPodsNoting(e, "check", data, name)
 	if err != nil {
 		return inputFailed(e, "check", err)
 	}

@@ -88,7 +88,7 @@ func runExplain(e *env) int {
 			return inputFailed(e, "explain", err)
 		}
 	}
-	pods, err := readPods(data, name)
+	pods, err := readPodsNoting(e, "explain", data, name)
 	if err != nil {
 		return inputFailed(e, "explain", err)
 	}
@@ -226,6 +226,27 @@ type backOff struct {
 	// Restarts are the earliest restart times, after the first start, of a
 	// container that exits at once every time.
 	Restarts []string `json:"restartsOfAContainerThatExitsAtOnce"`
+	// None, when set, says why the schedule applies to no container of
+	// the pod: none starts again after it exits, whatever its exit code.
+	None string `json:"none,omitempty"`
+}
+
+// anyRestarts reports whether some container of pod starts again after an
+// exit with some exit code (restart.RestartsAfterExit: the restartPolicy,
+// a native sidecar, a restart rule), or a RestartAllContainers rule may
+// restart them all: only then does the crash-loop back-off apply.
+func anyRestarts(pod *v1.Pod, f features.Set) bool {
+	if f.Enabled(features.RestartAllContainersOnContainerExits) && restart.AllContainersCouldRestart(&pod.Spec) {
+		return true
+	}
+	for _, name := range keycheck.ContainerNames(pod) {
+		for code := int32(0); code <= 255; code++ {
+			if again, _, _ := restart.RestartsAfterExit(pod, name, code, "", f); again {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type deletionReport struct {
@@ -340,6 +361,9 @@ func explain(in explainInput) *explanation {
 		x.Containers = append(x.Containers, containerOutlook(pod, st, name, in.gates, cfg, entryOf, now, rel, oc))
 	}
 	x.BackOff = backOff{Initial: cfg.Initial.String(), Max: cfg.Max.String()}
+	if !anyRestarts(pod, in.gates) {
+		x.BackOff.None = "no container of this pod starts again after it exits"
+	}
 	for _, r := range cfg.Schedule(8, 0) {
 		x.BackOff.Restarts = append(x.BackOff.Restarts, "+"+r.Start.String())
 	}

@@ -66,9 +66,39 @@ type loadedPod struct {
 // readPods reads every pod of data (a manifest file named file), fills in
 // what the API server defaults, and validates each as the API server would.
 func readPods(data []byte, file string) ([]loadedPod, error) {
-	items, err := manifest.Read(bytes.NewReader(data))
+	pods, _, err := readPodsSkipping(data, file)
+	return pods, err
+}
+
+// readPodsNoting is readPods for a command: the objects of the file that
+// hold no pod (a Service beside a Deployment, as kubectl apply -f takes
+// them) are skipped, each named with its line in a note on standard error.
+func readPodsNoting(e *env, cmd string, data []byte, file string) ([]loadedPod, error) {
+	pods, notes, err := readPodsSkipping(data, file)
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: %s\n", cmd, n)
+	}
+	return pods, err
+}
+
+// readPodsSkipping is readPods that skips the objects holding no pod and
+// says where each was.
+func readPodsSkipping(data []byte, file string) ([]loadedPod, []string, error) {
+	items, skipped, err := manifest.ReadSkipping(bytes.NewReader(data))
 	if err != nil {
-		return nil, manifestError(data, file, err)
+		return nil, nil, manifestError(data, file, err)
+	}
+	var notes []string
+	for _, s := range skipped {
+		doc := docOf(data, s.Document)
+		line := doc.lineOfKey("kind")
+		if s.Item >= 0 {
+			line = doc.lineOfListItem("items", s.Item)
+		}
+		if line == 0 {
+			line = doc.start
+		}
+		notes = append(notes, (&inputError{file: file, line: line, msg: sourceName(s) + " holds no pod: skipped"}).Error())
 	}
 	var out []loadedPod
 	for _, it := range items {
@@ -80,7 +110,7 @@ func readPods(data []byte, file string) ([]loadedPod, error) {
 			path, _, _ := strings.Cut(first, ":")
 			line := doc.lineOfPath(prefixFor(it.Source.Kind) + path)
 			msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-			return nil, &inputError{file: file, line: line, msg: fmt.Sprintf("%s: the API server would reject this pod: %s", sourceName(it.Source), msg)}
+			return nil, nil, &inputError{file: file, line: line, msg: fmt.Sprintf("%s: the API server would reject this pod: %s", sourceName(it.Source), msg)}
 		}
 		from := it.Source.Kind
 		if it.Source.Name != "" {
@@ -91,7 +121,7 @@ func readPods(data []byte, file string) ([]loadedPod, error) {
 		}
 		out = append(out, loadedPod{pod: pod, from: from + " in " + file})
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 func sourceName(s manifest.Source) string {

@@ -299,3 +299,35 @@ func TestREADMEQuickStart(t *testing.T) {
 		t.Errorf("README's quick start output is stale:\n%s", lineDiff(shown, out))
 	}
 }
+
+// A file of several objects, as kubectl apply -f takes it (the
+// metrics-server addon: a ServiceAccount, a ConfigMap and a Deployment),
+// is explained, simulated and checked for its pods; each object that holds
+// no pod is named on standard error, with its line, as skipped. A file with
+// no pod at all is still an error (TestBadInput).
+func TestBundleSkipsObjectsWithoutPods(t *testing.T) {
+	const f = "testdata/bundle/app-bundle.yaml"
+	for _, args := range [][]string{
+		{"explain", "-f", f},
+		{"simulate", "-f", f, "--for", "5s"},
+	} {
+		out, errOut, code := runCmd(args, "")
+		if code != exitOK {
+			t.Fatalf("%v: exit %d; stderr: %s", args, code, errOut)
+		}
+		if !strings.Contains(out, "Pod kube-system/metrics-server, from Deployment/metrics-server in "+f) {
+			t.Errorf("%v: stdout lacks the Deployment's pod:\n%s", args, out)
+		}
+		for _, w := range []string{
+			f + ":5: ServiceAccount/metrics-server holds no pod: skipped",
+			f + ":11: ConfigMap/metrics-server-config holds no pod: skipped",
+		} {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", args, w, errOut)
+			}
+		}
+		if strings.Contains(errOut, "Deployment") {
+			t.Errorf("%v: stderr names the Deployment:\n%s", args, errOut)
+		}
+	}
+}

@@ -96,9 +96,13 @@ func writeTextRaw(w io.Writer, x *explanation) {
 		fmt.Fprintf(tw, "  \t\tnow: %s\n", o.Now)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "  crash-loop back-off: %s doubling to %s. A container that exits at once every time\n", x.BackOff.Initial, x.BackOff.Max)
-	fmt.Fprintf(w, "  restarts at %s after its first start\n", strings.Join(x.BackOff.Restarts, ", "))
-	fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
+	if x.BackOff.None != "" {
+		fmt.Fprintf(w, "  crash-loop back-off: does not apply: %s\n", x.BackOff.None)
+	} else {
+		fmt.Fprintf(w, "  crash-loop back-off: %s doubling to %s. A container that exits at once every time\n", x.BackOff.Initial, x.BackOff.Max)
+		fmt.Fprintf(w, "  restarts at %s after its first start\n", strings.Join(x.BackOff.Restarts, ", "))
+		fmt.Fprintf(w, "  (the earliest times: a real kubelet adds up to half the delay again, and its relist period)\n")
+	}
 
 	writeProbes(w, &x.Probes)
 	writeResize(w, x.Resize)

@@ -284,3 +284,52 @@ containers:
 		t.Error(err)
 	}
 }
+
+// The RESTARTS section's crash-loop back-off schedule is for pods where a
+// container can start again after it exits. For the Job of the Kubernetes
+// documentation's "Handling retriable and non-retriable pod failures with
+// Pod failure policy" (job-pod-failure-policy-example.yaml: restartPolicy
+// Never, one container, no rule) no container ever restarts
+// (ShouldContainerBeRestarted is false for every exit code), and the
+// schedule "a container that exits at once every time restarts at +0s,
+// +10s, ..." contradicted the line above it. A Never pod with a native
+// sidecar, a restart rule, or a RestartAllContainers rule keeps the schedule.
+func TestExplainBackOffOnlyWhereRestarts(t *testing.T) {
+	const never = `apiVersion: batch/v1
+kind: Job
+metadata: {name: job-pod-failure-policy-example}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: main
+        image: docker.io/library/bash:5
+`
+	for _, tc := range []struct {
+		name, pod string
+		schedule  bool
+	}{
+		{"Never, no sidecar, no rule", never, false},
+		{"Never with a native sidecar", never + "      initContainers:\n      - {name: proxy, image: envoy, restartPolicy: Always}\n", true},
+		{"Never with a restart rule", strings.Replace(never, "image: docker.io/library/bash:5\n", "image: docker.io/library/bash:5\n        restartPolicy: Never\n        restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [42]}}]\n", 1), true},
+		{"OnFailure", strings.Replace(never, "restartPolicy: Never", "restartPolicy: OnFailure", 1), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pods, err := readPods([]byte(tc.pod), "pod.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := explain(explainInput{pod: pods[0].pod, from: "pod.yaml"})
+			var out strings.Builder
+			writeText(&out, x)
+			has := strings.Contains(out.String(), "A container that exits at once every time")
+			if has != tc.schedule {
+				t.Errorf("back-off schedule shown %v, want %v:\n%s", has, tc.schedule, out.String())
+			}
+			if !tc.schedule && !strings.Contains(out.String(), "crash-loop back-off: does not apply: no container of this pod starts again after it exits") {
+				t.Errorf("no note that the back-off does not apply:\n%s", out.String())
+			}
+		})
+	}
+}

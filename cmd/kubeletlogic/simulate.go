@@ -121,7 +121,7 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	if err != nil {
 		return nil, inputFailed(e, cmd, err)
 	}
-	pods, err := readPods(data, name)
+	pods, err := readPodsNoting(e, cmd, data, name)
 	if err != nil {
 		return nil, inputFailed(e, cmd, err)
 	}
