@@ -99,6 +99,9 @@ func Check(pod *v1.Pod, opts RecomputeOptions) []Mismatch {
 	}
 
 	out = append(out, checkContainerStatuses(pod, opts.Features)...)
+	if opts.FromAPI && (pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed) {
+		out = append(out, runningInTerminal(&pod.Status)...)
+	}
 
 	r, phases := recomputeFor(pod, opts)
 	s := &pod.Status
@@ -443,4 +446,22 @@ func keptReady(spec *v1.PodSpec, cs *v1.ContainerStatus, f features.Set) bool {
 func completedBefore(cs *v1.ContainerStatus) bool {
 	t := cs.LastTerminationState.Terminated
 	return t != nil && t.ExitCode == 0
+}
+
+// runningInTerminal reports each container status of a terminal API
+// status whose state is running (see RecomputeOptions.FromAPI).
+func runningInTerminal(s *v1.PodStatus) []Mismatch {
+	var out []Mismatch
+	for _, l := range []struct {
+		path string
+		list []v1.ContainerStatus
+	}{{"status.initContainerStatuses", s.InitContainerStatuses}, {"status.containerStatuses", s.ContainerStatuses}, {"status.ephemeralContainerStatuses", s.EphemeralContainerStatuses}} {
+		for i := range l.list {
+			if cs := &l.list[i]; cs.State.Running != nil {
+				out = append(out, Mismatch{Field: fmt.Sprintf("%s[%s].state", l.path, cs.Name), Status: "running", Kubelet: "terminated",
+					Why: "a kubelet writes phase " + string(s.Phase) + " to the API only after SyncTerminatingPod stopped every container (mergePodStatus holds a terminal phase while a container could run); the pod garbage collector writes Failed and leaves the container states as they were when the pod's node is gone"})
+			}
+		}
+	}
+	return out
 }

@@ -488,3 +488,53 @@ func TestCheckTransitionInitStatusPastSpec(t *testing.T) {
 		t.Errorf("error %v, want one naming init container status 1 (gone)", err)
 	}
 }
+
+// TestCheckRunningInTerminalFromAPI: with FromAPI, a terminal phase beside
+// a running container of any kind is reported, one mismatch per
+// container; without it (the status manager's cache) it is not, and a
+// terminal status whose containers all stopped is not either.
+func TestCheckRunningInTerminalFromAPI(t *testing.T) {
+	run := v1.ContainerState{Running: &v1.ContainerStateRunning{}}
+	done := v1.ContainerState{Terminated: &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}
+	pod := &v1.Pod{Spec: v1.PodSpec{
+		InitContainers:      []v1.Container{{Name: "i"}},
+		Containers:          []v1.Container{{Name: "a"}, {Name: "b"}},
+		EphemeralContainers: []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "e"}}},
+	}}
+	pod.Status = v1.PodStatus{Phase: v1.PodFailed,
+		InitContainerStatuses:      []v1.ContainerStatus{{Name: "i", State: run}},
+		ContainerStatuses:          []v1.ContainerStatus{{Name: "a", State: run}, {Name: "b", State: done}},
+		EphemeralContainerStatuses: []v1.ContainerStatus{{Name: "e", State: run}},
+	}
+	fields := func(opts RecomputeOptions) []string {
+		var out []string
+		for _, m := range Check(pod, opts) {
+			if strings.HasSuffix(m.Field, "].state") && m.Kubelet == "terminated" {
+				out = append(out, m.Field)
+			}
+		}
+		return out
+	}
+	want := []string{"status.initContainerStatuses[i].state", "status.containerStatuses[a].state", "status.ephemeralContainerStatuses[e].state"}
+	if got := fields(RecomputeOptions{FromAPI: true, PodIsTerminal: true}); !equalStrings(got, want) {
+		t.Errorf("FromAPI: reported %q, want %q", got, want)
+	}
+	if got := fields(RecomputeOptions{PodIsTerminal: true}); len(got) != 0 {
+		t.Errorf("the cache (FromAPI false): reported %q, want none", got)
+	}
+	pod.Status.Phase = v1.PodSucceeded
+	if got := fields(RecomputeOptions{FromAPI: true, PodIsTerminal: true}); !equalStrings(got, want) {
+		t.Errorf("Succeeded, FromAPI: reported %q, want %q", got, want)
+	}
+	pod.Status.Phase = v1.PodRunning
+	if got := fields(RecomputeOptions{FromAPI: true}); len(got) != 0 {
+		t.Errorf("Running: reported %q, want none", got)
+	}
+	pod.Status.Phase = v1.PodFailed
+	pod.Status.InitContainerStatuses[0].State = done
+	pod.Status.ContainerStatuses[0].State = done
+	pod.Status.EphemeralContainerStatuses[0].State = done
+	if got := fields(RecomputeOptions{FromAPI: true, PodIsTerminal: true}); len(got) != 0 {
+		t.Errorf("every container stopped: reported %q, want none", got)
+	}
+}

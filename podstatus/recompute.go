@@ -20,6 +20,16 @@ type RecomputeOptions struct {
 	PodIsTerminal bool
 	// Now is the clock, read for spec.activeDeadlineSeconds.
 	Now time.Time
+	// FromAPI says the status is the API object's (kubectl get pod -o
+	// yaml), which the status manager wrote (status_manager.go syncPod,
+	// mergePodStatus), not its cached status (SetPodStatus, the kubelet's
+	// /pods endpoint for a static pod). Check then also reports a terminal
+	// phase beside a running container: mergePodStatus holds a terminal
+	// phase back while the pod worker says a container could still run,
+	// and SyncTerminatingPod has stopped every container before that
+	// changes. The cache holds such a status (SyncPod stores Failed for a
+	// pod past its activeDeadlineSeconds while its containers run).
+	FromAPI bool
 }
 
 // Recomputed is what the kubelet derives from a pod's container statuses.

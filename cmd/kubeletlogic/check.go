@@ -125,7 +125,7 @@ func check(lp loadedPod, set features.Set) checkReport {
 		return r
 	}
 	terminal := pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed
-	r.Mismatches = podstatus.Check(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
+	r.Mismatches = podstatus.Check(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal, FromAPI: fromAPI(pod)})
 	rec := podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
 	r.KubectlStatus = rec.KubectlStatus
 	r.TakenAsGiven = takenAsGiven(pod, set, rec, terminal)
@@ -134,4 +134,16 @@ func check(lp loadedPod, set features.Set) checkReport {
 		r.Verdict = "inconsistent"
 	}
 	return r
+}
+
+// fromAPI says whether pod's status is the API object's, which the status
+// manager wrote (podstatus.RecomputeOptions.FromAPI): every pod except the
+// kubelet's own copy of a static pod (its /pods endpoint: config.source
+// file or http, no kubernetes.io/config.mirror annotation), whose status
+// is the status manager's cache. A mirror pod's status went through the
+// API like any other.
+func fromAPI(pod *v1.Pod) bool {
+	src := pod.Annotations["kubernetes.io/config.source"]
+	_, mirror := pod.Annotations["kubernetes.io/config.mirror"]
+	return !((src == "file" || src == "http") && !mirror)
 }

@@ -43,6 +43,9 @@ func takenAsGiven(pod *v1.Pod, set features.Set, r podstatus.Recomputed, termina
 	}
 	if terminal {
 		out = append(out, fmt.Sprintf("phase %s: taken as written after the kubelet stopped the containers (podIsTerminal), and kept, as the kubelet keeps a terminal phase", pod.Status.Phase))
+		if !fromAPI(pod) {
+			out = append(out, "the status is the kubelet's own (a static pod from its /pods endpoint): its cache may hold a terminal phase while containers still run, which the API never shows")
+		}
 	}
 	return out
 }

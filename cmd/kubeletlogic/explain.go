@@ -209,6 +209,10 @@ type next struct {
 type phaseWhy struct {
 	Phase v1.PodPhase `json:"phase"`
 	Why   string      `json:"why"`
+	// HeldBack is set when the phase is terminal while a container still
+	// runs: what the API shows meanwhile (status_manager.go
+	// mergePodStatus).
+	HeldBack string `json:"heldBack,omitempty"`
 }
 
 // outlook is one container's restart behaviour and where it stands.
@@ -352,6 +356,13 @@ func explain(in explainInput) *explanation {
 	if final.Phase.Phase != final.GetPhase.Phase {
 		x.Phase.Why = fmt.Sprintf("%s (getPhase gave %s: %s)", final.Phase, final.GetPhase.Phase, final.GetPhase.Why)
 	}
+	if p := final.Status.Phase; (p == v1.PodSucceeded || p == v1.PodFailed) && anyRunning(st) {
+		prev := "the phase it has"
+		if pod.Status.Phase != "" {
+			prev = "phase " + string(pod.Status.Phase)
+		}
+		x.Phase.HeldBack = fmt.Sprintf("containers still run: the status manager writes phase %s (with its reason and message) to the API only once SyncTerminatingPod has stopped them (mergePodStatus); until then the API keeps %s, with the conditions above", p, prev)
+	}
 	shown := pod.DeepCopy()
 	shown.Status = final.Status
 	x.KubectlStatus = kubectlstatus.Compute(shown)
@@ -390,8 +401,11 @@ func deletion(pod *v1.Pod, st *runtimestate.Pod, steady bool, f features.Set) de
 	}
 	r.Basis = "the runtime state: the containers running now"
 	if steady {
-		st = steadyState(pod)
+		st = steadyKillState(pod)
 		r.Basis = "no runtime state given: once its sidecars and containers run"
+		if len(pod.Spec.EphemeralContainers) > 0 {
+			r.Basis = "no runtime state given: once its sidecars, containers and ephemeral containers run"
+		}
 	}
 	tl := termination.Plan(pod, st, termination.Options{Features: f, GracePeriodOverride: &grace})
 	r.Ordered = tl.Ordered
@@ -465,6 +479,26 @@ func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
 	return fmt.Sprintf("phase %s if its containers exit 0 on SIGTERM, %s if they are killed (exit 137) or fail", clean, killed)
 }
 
+// steadyKillState is the runtime state IF DELETED NOW kills when none is
+// given: steadyState with every ephemeral container running too (one runs
+// from when it is added to the spec until it exits, and the kill stops it
+// with the regular containers: killContainersWithSyncResult).
+func steadyKillState(pod *v1.Pod) *runtimestate.Pod {
+	st := steadyState(pod)
+	n := len(pod.Spec.EphemeralContainers)
+	if n == 0 {
+		return st
+	}
+	// Newest first, as the runtime lists them: the ephemeral containers
+	// were created last, in spec order.
+	eph := make([]runtimestate.Container, 0, n+len(st.Containers))
+	for i := n - 1; i >= 0; i-- {
+		eph = append(eph, runtimestate.Container{ID: fmt.Sprintf("e%d", i+1), Name: pod.Spec.EphemeralContainers[i].Name, SandboxID: "s1", State: runtimestate.Running})
+	}
+	st.Containers = append(eph, st.Containers...)
+	return st
+}
+
 // steadyState is a runtime state in which every sidecar and regular
 // container of pod runs in one ready sandbox.
 func steadyState(pod *v1.Pod) *runtimestate.Pod {
@@ -499,6 +533,11 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 	o.Policy = policyWords(pod, eff)
 	if eff.Kind == restart.Sidecar {
 		o.Policy = sidecarPolicy(containerSpec(pod, name), f)
+	}
+	if pod.DeletionTimestamp != nil {
+		// ShouldContainerBeRestarted: a pod marked for deletion starts
+		// nothing again, whatever its policy.
+		o.Policy = "not restarted: the pod is being deleted (ShouldContainerBeRestarted); otherwise " + o.Policy
 	}
 	rules := outlookRules(pod, name, eff, f)
 	for _, r := range rules {
@@ -738,4 +777,17 @@ func runtimeTypeOf(pod *v1.Pod) string {
 		}
 	}
 	return apistatus.DefaultRuntimeType
+}
+
+// anyRunning: some container instance of st runs.
+func anyRunning(st *runtimestate.Pod) bool {
+	if st == nil {
+		return false
+	}
+	for i := range st.Containers {
+		if st.Containers[i].State == runtimestate.Running {
+			return true
+		}
+	}
+	return false
 }

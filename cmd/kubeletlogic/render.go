@@ -59,6 +59,9 @@ func writeTextRaw(w io.Writer, x *explanation) {
 
 	fmt.Fprintf(w, "\nSTATUS: what it writes to .status\n")
 	fmt.Fprintf(w, "  phase %s: %s\n", x.Phase.Phase, x.Phase.Why)
+	if x.Phase.HeldBack != "" {
+		fmt.Fprintf(w, "  (%s)\n", x.Phase.HeldBack)
+	}
 	if x.Status.Reason != "" {
 		fmt.Fprintf(w, "  reason %s: %s\n", x.Status.Reason, x.Status.Message)
 	}

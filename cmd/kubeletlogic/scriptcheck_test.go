@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -122,5 +123,70 @@ func TestCheckTakenAsGiven(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("check -o json takenAsGiven lacks AllContainersRestarting: %q", reports[0].TakenAsGiven)
+	}
+}
+
+// TestCheckTerminalWithRunningContainer: an API status with phase Failed
+// beside a running container is one no kubelet writes (mergePodStatus
+// holds the terminal phase until SyncTerminatingPod has stopped every
+// container); the kubelet's own copy of a static pod (its /pods endpoint)
+// may show it, and is not reported.
+func TestCheckTerminalWithRunningContainer(t *testing.T) {
+	out, errOut, code := runCmd([]string{"check", "-f", "testdata/given/deadline-failed-running.yaml"}, "")
+	if code != 3 || !strings.Contains(out, "status.containerStatuses[main].state: a kubelet writes phase Failed to the API only after SyncTerminatingPod stopped every container") {
+		t.Errorf("exit %d (want 3), output:\n%s%s", code, out, errOut)
+	}
+	static, err := os.ReadFile("testdata/given/deadline-failed-running.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(static), "  namespace: default\n", "  namespace: default\n  annotations:\n    kubernetes.io/config.source: file\n", 1)
+	out, errOut, code = runCmd([]string{"check", "-f", "-"}, s)
+	if strings.Contains(out, "status.containerStatuses[main].state") || !strings.Contains(out, "the status is the kubelet's own (a static pod from its /pods endpoint)") {
+		t.Errorf("a static pod's own status (exit %d): want no state mismatch and the note on the kubelet's cache:\n%s%s", code, out, errOut)
+	}
+	// Its mirror pod went through the API: reported again.
+	s = strings.Replace(s, "kubernetes.io/config.source: file\n", "kubernetes.io/config.source: file\n    kubernetes.io/config.mirror: abc\n", 1)
+	out, _, code = runCmd([]string{"check", "-f", "-"}, s)
+	if code != 3 || !strings.Contains(out, "status.containerStatuses[main].state") {
+		t.Errorf("a mirror pod (exit %d): want the state mismatch:\n%s", code, out)
+	}
+}
+
+// TestExplainDeletionStopsEphemeral: with no runtime state given, IF
+// DELETED NOW kills the ephemeral containers too (they run from when they
+// are added; killContainersWithSyncResult stops every running container).
+func TestExplainDeletionStopsEphemeral(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", "testdata/given/ephemeral-debug.yaml"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{
+		"once its sidecars, containers and ephemeral containers run",
+		"debugger-8xzrl (e1): grace 30s; StopContainer (SIGTERM) at 0s",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("explain lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestExplainTerminalPhaseHeldBack: past activeDeadlineSeconds with its
+// container running, explain's STATUS is generateAPIPodStatus's phase
+// Failed, and says the API keeps the phase it has until the containers
+// have stopped (mergePodStatus); before the deadline there is no such
+// note.
+func TestExplainTerminalPhaseHeldBack(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", "testdata/given/deadline-running.yaml", "--at", "40s"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "(containers still run: the status manager writes phase Failed (with its reason and message) to the API only once SyncTerminatingPod has stopped them (mergePodStatus); until then the API keeps phase Running"
+	if !strings.Contains(out, "phase Failed:") || !strings.Contains(out, want) {
+		t.Errorf("explain --at 40s lacks the held-back note %q:\n%s", want, out)
+	}
+	out, _, _ = runCmd([]string{"explain", "-f", "testdata/given/deadline-running.yaml", "--at", "10s"}, "")
+	if strings.Contains(out, "containers still run:") {
+		t.Errorf("before the deadline: no held-back note wanted:\n%s", out)
 	}
 }

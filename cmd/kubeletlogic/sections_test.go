@@ -191,7 +191,15 @@ func checkSections(c explainCase) error {
 	grace, _ := termination.EffectiveGracePeriod(0, pod, nil, f)
 	basis := c.st
 	if c.steady {
+		// Every sidecar, container and ephemeral container runs; the
+		// runtime lists the newest first, and ephemeral containers are
+		// created last.
 		basis = steadyState(pod)
+		var eph []runtimestate.Container
+		for i := len(pod.Spec.EphemeralContainers) - 1; i >= 0; i-- {
+			eph = append(eph, runtimestate.Container{ID: fmt.Sprintf("e%d", i+1), Name: pod.Spec.EphemeralContainers[i].Name, SandboxID: "s1", State: runtimestate.Running})
+		}
+		basis.Containers = append(eph, basis.Containers...)
 	}
 	tl := termination.Plan(pod, basis, termination.Options{Features: f, GracePeriodOverride: &grace})
 	steps := strings.Split(strings.TrimRight(tl.String(), "\n"), "\n")
