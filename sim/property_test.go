@@ -352,6 +352,18 @@ func checkPod(t *rapid.T, tl *Timeline, in PodInput, span time.Duration) {
 			if strings.HasPrefix(e.Message, "kubelet deleted the API object") && !finished {
 				t.Fatalf("%s at %s: the kubelet deleted the API object before TerminatePod\n%s", name, e.At, tl.Events())
 			}
+			// A terminal phase reaches the API only once no container
+			// can run (mergePodStatus): podstatus.Check with FromAPI
+			// finds no running container beside it.
+			if e.Status != nil && e.API == APIStatus {
+				pod := in.Pod.DeepCopy()
+				pod.Status = *e.Status.Status.DeepCopy()
+				for _, m := range podstatus.Check(pod, podstatus.RecomputeOptions{Now: tl.Start.Add(e.At), FromAPI: true, PodIsTerminal: true}) {
+					if strings.HasSuffix(m.Field, "].state") && m.Kubelet == "terminated" {
+						t.Fatalf("%s at %s: the API status shows phase %s beside a running container: %v\n%s", name, e.At, pod.Status.Phase, m, tl.Events())
+					}
+				}
+			}
 		case KindPLEG:
 			// The PLEG reports a container it last saw running (or in an
 			// unknown state) and now cannot find as ContainerDied and
