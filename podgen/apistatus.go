@@ -46,7 +46,7 @@ var (
 //     running, terminated (exit codes 0, 1, 2, 42, 137, 143, 255 and those of
 //     the container's rules; reasons Completed, Error, OOMKilled,
 //     RestartingAllContainers, ContainerStatusUnknown, …) or no state at all;
-//   - lastTerminationState terminated or empty, restartCount, started nil,
+//   - a container ID on every running or terminated status, lastTerminationState terminated or empty, restartCount, started nil,
 //     false or true, ready false or true (in any combination: the
 //     decisions read each field on its own);
 //   - unless NoStrangers: now and then a status whose name is not in the
@@ -55,7 +55,7 @@ var (
 //     and start time;
 //   - unless NoConditions: conditions of kubelet-owned types, readiness-gate
 //     types (example.com/gate-N) and DisruptionTarget, True, False or
-//     Unknown, with a LastTransitionTime and an ObservedGeneration.
+//     Unknown (0-6 conditions), with a LastTransitionTime and an ObservedGeneration.
 //
 // A nil pod gives statuses of strangers only. Every time is Epoch plus a
 // drawn offset. The pod is only read.

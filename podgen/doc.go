@@ -44,7 +44,7 @@ no two instances share a creation time, so "newest" is always defined) and
 deliberately inconsistent in the ways a real node can be (several ready
 sandboxes, a sandbox in the wrong network mode, an instance running in an
 old sandbox, an instance created from another image, a missing hash, an
-instance whose name the spec does not have, negative exit codes). Set
+instance whose name the spec does not have, negative exit codes: -1, -2, -137). Set
 StateOptions.Realistic to keep to what a healthy node shows.
 
 Probe results are keyed by container ID, as the kubelet's results managers

@@ -55,7 +55,7 @@ var stateExitCodes = []int{0, 1, 2, 42, 128, 137, 143, 255}
 // RuntimeState returns a generator of runtime states of pod, as
 // runtimestate.Pod values that pass Validate:
 //
-//   - 0-3 sandboxes, newest first by attempt (equal attempts now and then),
+//   - 0-3 sandboxes, newest first by attempt (equal attempts, or one skipped, now and then),
 //     ready or not (more than one ready now and then), with network mode
 //     NODE for hostNetwork pods and POD otherwise (now and then another
 //     mode, or "" which reads as POD), and an IPv4 or IPv6 primary IP
