@@ -318,11 +318,13 @@ func watchGone(st *state, name, path string) {
 }
 
 // waitPhase polls s's pod every 50 ms until the API object shows phase
-// s.DeleteOnPhase (recorded as an event) or until deadline.
+// s.DeleteOnPhase (recorded as an event with the object: the 250 ms
+// observation poll may miss a phase the DELETE then ends) or until
+// deadline.
 func waitPhase(st *state, s Scenario, deadline time.Time) {
 	for time.Now().Before(deadline) {
 		if o := apiGetPod(s.Pod.Name); o != nil && !o.Gone && o.Status.Phase == s.DeleteOnPhase {
-			st.event(s.Name, "phase "+string(s.DeleteOnPhase)+" seen in the API object (resourceVersion "+o.ResourceVersion+")")
+			st.eventObj(s.Name, "phase "+string(s.DeleteOnPhase)+" seen in the API object (resourceVersion "+o.ResourceVersion+")", o)
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
