@@ -61,6 +61,18 @@ func capturedStatuses(t *testing.T) (n int, each func(func(name string, pod *v1.
 	}
 }
 
+// knownUnsettled are the captured statuses, each replaced within 1.5 s,
+// whose phase Compute does not give from the view read off them, with why.
+var knownUnsettled = map[string]string{
+	"restartall/step10": "the kubelet wrote Pending in a status it replaced at once",
+	// The status manager holds a terminal phase back while the pod
+	// worker could have running containers (status_manager.go
+	// mergePodStatus): the app had exited 0 under restartPolicy Never
+	// and the phase stayed Running for 0.8 s, until SyncTerminatingPod
+	// stopped the sandbox. The status alone does not show the worker.
+	"api-delete-succeeded/step5": "phase Running held back by the status manager until the sandbox was stopped",
+}
+
 // TestRuntimeFromStatusCaptured builds the view of every status a real
 // kubelet wrote in the captured fixtures, feeds it back through Compute,
 // and checks that the status it gives agrees with the captured one: phase,
@@ -85,6 +97,9 @@ func TestRuntimeFromStatusCaptured(t *testing.T) {
 		default:
 			unsettled++
 			t.Logf("%s: phase %s, the kubelet wrote %s in a status it replaced at once (not settled)", name, got.Phase, pod.Status.Phase)
+			if _, ok := knownUnsettled[name]; !ok {
+				t.Errorf("%s: unsettled status with another phase, not one of the known ones", name)
+			}
 		}
 		for _, l := range []struct{ want, got []v1.ContainerStatus }{
 			{pod.Status.InitContainerStatuses, got.InitContainerStatuses},
@@ -104,8 +119,8 @@ func TestRuntimeFromStatusCaptured(t *testing.T) {
 		}
 	})
 	t.Logf("%d fixtures, %d kubelet-written statuses, %d container statuses compared; %d unsettled statuses with another phase", nf, statuses, ctrs, unsettled)
-	if unsettled > 1 {
-		t.Errorf("%d unsettled statuses with another phase: more than the one known (restartall step 10)", unsettled)
+	if unsettled > len(knownUnsettled) {
+		t.Errorf("%d unsettled statuses with another phase: more than the %d known", unsettled, len(knownUnsettled))
 	}
 	if statuses == 0 {
 		t.Fatal("no status compared")

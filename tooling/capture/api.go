@@ -154,6 +154,18 @@ func apiScenarios() []Scenario {
 		p.Spec.NodeName = nodeName
 		p.Spec.AutomountServiceAccountToken = ptr(false)
 	}
+	// Issue 26: a terminal pod DELETEd (the API server removes it at
+	// once) and a pod with an emptyDir volume DELETEd with a short grace
+	// (the kubelet's final delete waits for the volume's unmount).
+	done := pod("api-delete-succeeded", v1.RestartPolicyNever, 20, nil, ctr("app", "sleep 2; exit 0"))
+	vol := ctr("app", exitOnTerm)
+	vol.VolumeMounts = []v1.VolumeMount{{Name: "data", MountPath: "/data"}}
+	volPod := pod("api-delete-volume", v1.RestartPolicyAlways, 2, nil, vol)
+	volPod.Spec.Volumes = []v1.Volume{{Name: "data", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{}}}}
+	for _, p := range []*v1.Pod{done, volPod} {
+		p.Spec.NodeName = nodeName
+		p.Spec.AutomountServiceAccountToken = ptr(false)
+	}
 	res := func(cpu, mem string) string {
 		return fmt.Sprintf(`{"spec":{"containers":[{"name":"app","resources":{"requests":{"cpu":%q,"memory":%q},"limits":{"cpu":%q,"memory":%q}}}]}}`, cpu, mem, cpu, mem)
 	}
@@ -185,6 +197,12 @@ func apiScenarios() []Scenario {
 		{Name: "api-ephemeral", Description: "running pod; an ephemeral container debugger (sleep 3600) is added at 10 s; DELETEd at 25 s",
 			Pod: eph, RemoveAfter: 25 * time.Second,
 			Actions: []Action{{At: 10 * time.Second, Kind: "add-ephemeral", Name: "debugger"}}},
+		{Name: "api-delete-succeeded", Description: "restartPolicy Never, app `sleep 2; exit 0` (grace 20 s): DELETEd (default grace) at the first poll (every 50 ms) " +
+			"of the API object that shows phase Succeeded; the API server deletes a terminal pod at once (grace 0); the first 404 after the DELETE is recorded",
+			Pod: done, RemoveAfter: 30 * time.Second, DeleteOnPhase: v1.PodSucceeded, WatchGone: true},
+		{Name: "api-delete-volume", Description: "app runs the trap loop with an emptyDir volume mounted at /data, grace 2 s, DELETEd at 12 s: the kubelet's final delete " +
+			"waits for the volume's unmount (SyncTerminatedPod); the first 404 after the DELETE is recorded",
+			Pod: volPod, RemoveAfter: 12 * time.Second, WatchGone: true},
 	}
 }
 
@@ -241,13 +259,20 @@ func apiScenarioRun(st *state, s Scenario) {
 		}
 		a := acts[k]
 		acts = append(acts[:k], acts[k+1:]...)
-		time.Sleep(time.Until(t0.Add(a.At)))
+		if a.Kind == "delete" && s.DeleteOnPhase != "" {
+			waitPhase(st, s, t0.Add(a.At))
+		} else {
+			time.Sleep(time.Until(t0.Add(a.At)))
+		}
 		path := "/api/v1/namespaces/default/pods/" + s.Pod.Name
 		switch a.Kind {
 		case "delete":
 			st.event(s.Name, "pod deleted")
 			code, out, err = apiDo("DELETE", path, "", nil)
 			st.eventObj(s.Name, fmt.Sprintf("DELETE answered %d %v%s %.200s", code, err, written(out), out), answeredPod(out))
+			if s.WatchGone {
+				go watchGone(st, s.Name, path)
+			}
 		case "remove-finalizers":
 			code, out, err = apiDo("PATCH", path, "application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`))
 			st.eventObj(s.Name, fmt.Sprintf("finalizers removed: PATCH %d %v%s %.200s", code, err, written(out), out), answeredPod(out))
@@ -274,5 +299,34 @@ func apiScenarioRun(st *state, s Scenario) {
 			code, out, err = apiDo("PATCH", path+"/ephemeralcontainers", "application/strategic-merge-patch+json", patch)
 			st.eventObj(s.Name, fmt.Sprintf("ephemeral container %s added: PATCH %d %v%s %.200s", a.Name, code, err, written(out), out), answeredPod(out))
 		}
+	}
+}
+
+// watchGone polls the pod every 50 ms after its DELETE (for 90 s at most)
+// and records the first 404.
+func watchGone(st *state, name, path string) {
+	end := time.Now().Add(90 * time.Second)
+	for time.Now().Before(end) {
+		code, _, err := apiDo("GET", path, "", nil)
+		if err == nil && code == http.StatusNotFound {
+			st.event(name, "pod gone from the API (GET 404)")
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	st.event(name, "pod still in the API 90 s after the DELETE")
+}
+
+// waitPhase polls s's pod every 50 ms until the API object shows phase
+// s.DeleteOnPhase (recorded as an event with the object: the 250 ms
+// observation poll may miss a phase the DELETE then ends) or until
+// deadline.
+func waitPhase(st *state, s Scenario, deadline time.Time) {
+	for time.Now().Before(deadline) {
+		if o := apiGetPod(s.Pod.Name); o != nil && !o.Gone && o.Status.Phase == s.DeleteOnPhase {
+			st.eventObj(s.Name, "phase "+string(s.DeleteOnPhase)+" seen in the API object (resourceVersion "+o.ResourceVersion+")", o)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -104,9 +104,10 @@ func run(work, out, kubeletBin, only string) (err error) {
 		// only when named.
 		all = append(all, restartScenarios()...)
 		all = append(all, backoffReset())
+		all = append(all, burstScenarios()...)
 	}
 	for _, s := range all {
-		if len(sel) == 0 || sel[s.Name] {
+		if len(sel) == 0 || sel[s.Name] || (sel["burst"] && strings.HasPrefix(s.Name, "burst-")) {
 			scs = append(scs, s)
 		}
 	}

@@ -33,6 +33,13 @@ type Scenario struct {
 	MaxRestartPeriod time.Duration
 	// Registry: the run starts the loopback registry and its proxies.
 	Registry bool
+	// API mode: DeleteOnPhase, when set, moves the DELETE (at RemoveAfter
+	// otherwise) to the first poll of the API object (every 50 ms) that
+	// shows this phase; RemoveAfter is then the latest time of the
+	// DELETE. WatchGone records, after the DELETE, the first poll (every
+	// 50 ms) that got 404 for the object ("pod gone from the API").
+	DeleteOnPhase v1.PodPhase
+	WatchGone     bool
 }
 
 // Action is something the harness does to the runtime by hand.
@@ -200,7 +207,8 @@ func scenarios() []Scenario {
 		Name: "startup", Description: "startup probe never succeeds (period 2 s, threshold 2): the app is restarted",
 		Pod: pod("startup", v1.RestartPolicyAlways, 2, nil, st), RemoveAfter: 50 * time.Second,
 	})
-	return append(out, round2()...)
+	out = append(out, round2()...)
+	return append(out, round3()...)
 }
 
 // memHog allocates about 64 MB in the shell (a command substitution holds
@@ -349,4 +357,58 @@ func restartScenarioList() []Scenario {
 			RemoveAfter: 110 * time.Second,
 		},
 	}
+}
+
+// round3 are the static-pod scenarios of issue 26 that run with the
+// others: a probe that outlives its timeout and a slow postStart hook.
+func round3() []Scenario {
+	var out []Scenario
+	// An exec liveness probe whose command outlives timeoutSeconds: the
+	// kubelet's ExecSync carries timeout 1 s, the probe fails on the
+	// timeout; after two failures (period 2 s) the app is killed and
+	// restarted.
+	pt := ctr("app", exitOnTerm)
+	pt.LivenessProbe = execProbe("sleep 3", 2, 2)
+	out = append(out, Scenario{
+		Name: "probe-timeout",
+		Description: "app runs the trap loop; its exec liveness probe `sleep 3` outlives timeoutSeconds 1 (period 2 s, threshold 2): " +
+			"every probe times out, the app is killed and restarted; watched 40 s",
+		Pod:         pod("probe-timeout", v1.RestartPolicyAlways, 2, nil, pt),
+		RemoveAfter: 40 * time.Second,
+	})
+	// A postStart hook of 3 s on the first of two regular containers: the
+	// kubelet runs the hook inside startContainer and starts the next
+	// container only after it returned.
+	first := ctr("first", exitOnTerm)
+	first.Lifecycle = &v1.Lifecycle{PostStart: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sh", "-c", "sleep 3"}}}}
+	out = append(out, Scenario{
+		Name:        "poststart-slow",
+		Description: "two regular containers running the trap loop; the first has an exec postStart hook `sleep 3`: the second is created after the hook returned; manifest removed at 20 s",
+		Pod:         pod("poststart-slow", v1.RestartPolicyAlways, 2, nil, first, ctr("second", exitOnTerm)),
+		RemoveAfter: 20 * time.Second,
+	})
+	return out
+}
+
+// burstPods is how many pods the burst scenarios write at once.
+const burstPods = 13
+
+// burstScenarios run only when named (-only burst, or -only burst-01,...):
+// thirteen identical trap-loop pods burst-01 ... burst-13 whose manifests
+// are written at the same instant (every scenario of a run starts at the
+// run's start), to measure the runtime's call durations under overlap. One
+// fixture per pod (the fixture format holds one pod).
+func burstScenarios() []Scenario {
+	var out []Scenario
+	for i := 1; i <= burstPods; i++ {
+		name := fmt.Sprintf("burst-%02d", i)
+		out = append(out, Scenario{
+			Name: name,
+			Description: fmt.Sprintf("one of %d identical pods (burst-01 to burst-%02d) running the trap loop, whose manifests are written at the same instant: "+
+				"the runtime's calls overlap; manifest removed at 30 s", burstPods, burstPods),
+			Pod:         pod(name, v1.RestartPolicyAlways, 2, nil, ctr("app", exitOnTerm)),
+			RemoveAfter: 30 * time.Second,
+		})
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,21 +23,35 @@ func (a apiTimeline) String() string {
 }
 
 // realAPITimeline reads the capture's polls of the API object (every
-// 250 ms).
+// 250 ms) and the objects the harness's own requests got (an event's
+// object: a write's answer, or the poll of DeleteOnPhase every 50 ms; the
+// 250 ms poll may miss a terminal phase the harness's DELETE ends at once,
+// as in api-delete-succeeded), and its first 404 after the DELETE
+// (WatchGone, every 50 ms), whichever came first.
 func realAPITimeline(f *fixture, zero time.Time) apiTimeline {
 	out := apiTimeline{terminal: -1, gone: -1}
+	for _, e := range f.Events {
+		at := e.Time.Sub(zero)
+		if strings.HasPrefix(e.What, "pod gone from the API") && (out.gone < 0 || at < out.gone) {
+			out.gone = at
+		}
+		if o := e.Object; o != nil && !o.Gone && (o.Status.Phase == v1.PodSucceeded || o.Status.Phase == v1.PodFailed) && (out.terminal < 0 || at < out.terminal) {
+			out.terminal = at
+		}
+	}
 	for _, o := range f.Observations {
 		if o.API == nil {
 			continue
 		}
+		at := o.Time.Sub(zero)
 		if o.API.Gone {
-			if out.gone < 0 {
-				out.gone = o.Time.Sub(zero)
+			if out.gone < 0 || at < out.gone {
+				out.gone = at
 			}
 			continue
 		}
-		if ph := o.API.Status.Phase; out.terminal < 0 && (ph == v1.PodSucceeded || ph == v1.PodFailed) {
-			out.terminal = o.Time.Sub(zero)
+		if ph := o.API.Status.Phase; (out.terminal < 0 || at < out.terminal) && (ph == v1.PodSucceeded || ph == v1.PodFailed) {
+			out.terminal = at
 		}
 	}
 	return out

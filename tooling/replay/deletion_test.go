@@ -1,12 +1,15 @@
 package replay
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
+	"github.com/kubeletlogic/kubeletlogic/sim"
 	"github.com/kubeletlogic/kubeletlogic/termination"
 )
 
@@ -75,6 +78,22 @@ func TestReplayAPIDeletion(t *testing.T) {
 				}
 			}
 			if !terminalSeen {
+				// A pod the API already showed terminal when it was
+				// DELETEd: the API server deletes it at once
+				// (CheckGracefulDelete gives grace 0, sim.APIDeleteGrace)
+				// and the kubelet writes nothing after the delete.
+				if ph, ok := terminalBefore(f, removed); ok {
+					terminalSeen = true
+					ans := deleteAnswer(f)
+					if ans == nil || ans.DeletionGracePeriodSeconds == nil {
+						t.Fatalf("pod %s before its DELETE, no DELETE answer with a grace period", ph)
+					}
+					if got, want := *ans.DeletionGracePeriodSeconds, sim.APIDeleteGrace(f.Pod, ph, -1); got != want {
+						t.Errorf("pod %s before its DELETE: the API server answered grace %d, APIDeleteGrace %d", ph, got, want)
+					}
+				}
+			}
+			if !terminalSeen {
 				t.Errorf("no terminal phase seen after the delete")
 			}
 			if !finalDelete {
@@ -107,4 +126,38 @@ func TestReplayAPIDeletion(t *testing.T) {
 	if n == 0 {
 		t.Errorf("no fixture captured with an API server")
 	}
+}
+
+// terminalBefore gives the phase of the last API object the capture saw
+// before removed (a poll, or an object the harness's own request got),
+// when that phase is terminal.
+func terminalBefore(f *fixture, removed time.Time) (v1.PodPhase, bool) {
+	var last *apiObject
+	var lastAt time.Time
+	for _, o := range f.Observations {
+		if o.API != nil && !o.API.Gone && !o.Time.After(removed) && !o.Time.Before(lastAt) {
+			last, lastAt = o.API, o.Time
+		}
+	}
+	for _, e := range f.Events {
+		if e.Object != nil && !e.Object.Gone && !e.Time.After(removed) && !e.Time.Before(lastAt) {
+			last, lastAt = e.Object, e.Time
+		}
+	}
+	if last == nil {
+		return "", false
+	}
+	ph := last.Status.Phase
+	return ph, ph == v1.PodSucceeded || ph == v1.PodFailed
+}
+
+// deleteAnswer is the object the API server answered the harness's
+// DELETE with (nil when none was recorded).
+func deleteAnswer(f *fixture) *apiObject {
+	for _, e := range f.Events {
+		if strings.HasPrefix(e.What, "DELETE answered ") {
+			return e.Object
+		}
+	}
+	return nil
 }
