@@ -105,18 +105,24 @@ func Check(pod *v1.Pod, opts RecomputeOptions) []Mismatch {
 
 	r, phases := recomputeFor(pod, opts)
 	s := &pod.Status
-	if s.Phase != r.Phase.Phase {
+	// The status manager keeps the API's phase, reason and message while
+	// the pod worker could have running containers (mergePodStatus): the
+	// last instants of every pod that ends.
+	held := opts.FromAPI && HeldBack(pod, r)
+	if !held && s.Phase != r.Phase.Phase {
 		why := "getPhase gives " + string(r.Phase.Phase) + ": " + r.GetPhase.Why
 		if len(phases) > 1 {
 			why += fmt.Sprintf(" (%s, whatever podHasInitialized and the sidecars' started before the probe step)", strings.Join(phases, " or "))
 		}
 		add("status.phase", s.Phase, r.Phase.Phase, why)
 	}
-	if s.Reason != r.Phase.Reason {
-		add("status.reason", s.Reason, r.Phase.Reason, "the kubelet's reason for phase "+string(r.Phase.Phase))
-	}
-	if s.Message != r.Phase.Message {
-		add("status.message", s.Message, r.Phase.Message, "the kubelet's message for phase "+string(r.Phase.Phase))
+	if !held {
+		if s.Reason != r.Phase.Reason {
+			add("status.reason", s.Reason, r.Phase.Reason, "the kubelet's reason for phase "+string(r.Phase.Phase))
+		}
+		if s.Message != r.Phase.Message {
+			add("status.message", s.Message, r.Phase.Message, "the kubelet's message for phase "+string(r.Phase.Phase))
+		}
 	}
 
 	have := map[v1.PodConditionType]*v1.PodCondition{}
@@ -464,4 +470,18 @@ func runningInTerminal(s *v1.PodStatus) []Mismatch {
 		}
 	}
 	return out
+}
+
+// HeldBack reports whether pod's API status shows a phase that is not
+// terminal where the kubelet computes a terminal one (r, Recompute's or
+// Check's answer): the status manager writes the conditions and container
+// statuses at once but keeps the API's phase, reason and message while
+// the pod worker could have running containers (status_manager.go
+// mergePodStatus, PodCouldHaveRunningContainers), that is until
+// SyncTerminatingPod has stopped the containers and the sandbox. A pod
+// whose containers all exited under restartPolicy Never shows so for
+// about a second (captured: api-delete-succeeded, 0.8 s).
+func HeldBack(pod *v1.Pod, r Recomputed) bool {
+	terminal := func(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
+	return pod != nil && terminal(r.Phase.Phase) && !terminal(pod.Status.Phase)
 }

@@ -538,3 +538,51 @@ func TestCheckRunningInTerminalFromAPI(t *testing.T) {
 		t.Errorf("every container stopped: reported %q, want none", got)
 	}
 }
+
+// TestCheckHeldBackFromAPI: every container of a restartPolicy Never pod
+// exited 0 and the conditions are the ones for Succeeded, but the API
+// phase is still Running (the status manager holds a terminal phase back
+// until SyncTerminatingPod stopped the sandbox, mergePodStatus): with
+// FromAPI, Check accepts the phase, its reason and message; the cache
+// (FromAPI false) does not hold phases back, and Check reports it there.
+func TestCheckHeldBackFromAPI(t *testing.T) {
+	pod := &v1.Pod{Spec: v1.PodSpec{RestartPolicy: v1.RestartPolicyNever, Containers: []v1.Container{{Name: "a"}}}}
+	pod.Status.ContainerStatuses = []v1.ContainerStatus{{Name: "a", Started: ptrTo(false),
+		State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}}}}
+	r := Recompute(pod, RecomputeOptions{})
+	if r.Phase.Phase != v1.PodSucceeded {
+		t.Fatalf("Recompute gives %s, want Succeeded", r.Phase.Phase)
+	}
+	pod.Status.Conditions = r.Conditions
+	pod.Status.Phase = v1.PodRunning
+	if !HeldBack(pod, r) {
+		t.Errorf("HeldBack: false for phase Running where the kubelet computes Succeeded")
+	}
+	phaseFields := func(opts RecomputeOptions) []string {
+		var out []string
+		for _, m := range Check(pod, opts) {
+			if m.Field == "status.phase" || m.Field == "status.reason" || m.Field == "status.message" {
+				out = append(out, m.Field)
+			}
+		}
+		return out
+	}
+	if got := phaseFields(RecomputeOptions{FromAPI: true}); len(got) != 0 {
+		t.Errorf("FromAPI: %q reported for a phase the status manager holds back", got)
+	}
+	pod.Status.Reason, pod.Status.Message = "Old", "held with the phase"
+	if got := phaseFields(RecomputeOptions{FromAPI: true}); len(got) != 0 {
+		t.Errorf("FromAPI: %q reported for the reason and message held with the phase", got)
+	}
+	if got := phaseFields(RecomputeOptions{}); len(got) == 0 {
+		t.Errorf("the cache: no phase mismatch reported for Running where the kubelet computes Succeeded")
+	}
+	// A terminal phase other than the kubelet's is not held back.
+	pod.Status.Phase = v1.PodFailed
+	if HeldBack(pod, r) {
+		t.Errorf("HeldBack: true for phase Failed")
+	}
+	if got := phaseFields(RecomputeOptions{FromAPI: true}); len(got) == 0 {
+		t.Errorf("FromAPI: Failed where the kubelet computes Succeeded is not reported")
+	}
+}

@@ -129,6 +129,9 @@ func check(lp loadedPod, set features.Set) checkReport {
 	rec := podstatus.Recompute(pod, podstatus.RecomputeOptions{Features: set, PodIsTerminal: terminal})
 	r.KubectlStatus = rec.KubectlStatus
 	r.TakenAsGiven = takenAsGiven(pod, set, rec, terminal)
+	if fromAPI(pod) && podstatus.HeldBack(pod, rec) {
+		r.TakenAsGiven = append(r.TakenAsGiven, fmt.Sprintf("phase %s where the kubelet computes %s: taken as held back by the status manager, which writes a terminal phase (with its reason and message) only once the pod's containers and sandbox have stopped (mergePodStatus); the conditions and container statuses are already the new ones", pod.Status.Phase, rec.Phase.Phase))
+	}
 	r.Verdict = "consistent"
 	if len(r.Mismatches) > 0 {
 		r.Verdict = "inconsistent"
