@@ -199,7 +199,6 @@ var captureInputGaps = map[string]string{
 	"api-resize.json":         "metadata.generation after the resizes is not in the capture, and a status may predate a resize PATCH",
 }
 
-
 func TestCheckCaptured(t *testing.T) {
 	paths, err := filepath.Glob("../../testdata/captured/*.json")
 	if err != nil || len(paths) == 0 {
