@@ -122,6 +122,7 @@ kind: KubeletConfiguration
 failCgroupV1: false
 cgroupDriver: cgroupfs
 staticPodPath: %[1]s/manifests
+podLogsDir: %[1]s/pod-logs
 fileCheckFrequency: 1s
 containerRuntimeEndpoint: unix://%[1]s/cri-proxy.sock
 readOnlyPort: 10255

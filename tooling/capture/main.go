@@ -144,7 +144,14 @@ func run(work, out, kubeletBin, only string) (err error) {
 	}
 
 	sock := filepath.Join(work, "containerd.sock")
-	for _, d := range []string{"manifests", "cni", "kubelet-root", "logs"} {
+	// The containers' logs of an earlier run would count as restarts: a
+	// static pod's UID is the same in every run, and for a container the
+	// runtime knows no instance of, the kubelet takes the restart count
+	// from the log files it finds (kuberuntime_container.go startContainer,
+	// calcRestartCountByLogDir). Each run
+	// starts with an empty log folder of its own (podLogsDir).
+	_ = os.RemoveAll(filepath.Join(work, "pod-logs"))
+	for _, d := range []string{"manifests", "cni", "kubelet-root", "logs", "pod-logs"} {
 		_ = os.MkdirAll(filepath.Join(work, d), 0o755)
 	}
 	if err := writeFile(filepath.Join(work, "containerd.toml"), containerdConfig(work)); err != nil {
@@ -232,6 +239,10 @@ func run(work, out, kubeletBin, only string) (err error) {
 	if err != nil {
 		return err
 	}
+	// When the kubelet process started: a probe worker made within one
+	// probe period of it waits a random part of the period first
+	// (prober/worker.go run), so the replay needs the kubelet's uptime.
+	env["kubeletStarted"] = time.Now().UTC().Format(time.RFC3339Nano)
 	kubeletNow = kl
 	restartKubelet = func() string {
 		kmu.Lock()

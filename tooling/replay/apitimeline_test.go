@@ -111,7 +111,7 @@ func TestReplayAPITimeline(t *testing.T) {
 			matched, bestErr, best := 0, time.Duration(-1), ""
 			var first string
 			for seed := uint64(1); seed <= seeds; seed++ {
-				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}}
+				cfg := sim.Config{Seed: seed, For: sim.Duration(end), Kubelet: sim.Kubelet{BackOff: f.backOffSettings(t)}, KubeletUptime: kubeletUptime(t, f, zero)}
 				tl, err := sim.Simulate(cfg, []sim.PodInput{forSeed(t, f, zero, in, seed)})
 				if err != nil {
 					t.Fatal(err)

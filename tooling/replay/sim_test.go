@@ -223,27 +223,7 @@ var notSimulated = map[string]string{}
 // simDisagrees are captured scenarios that sim models but does not
 // reproduce: open findings, not skips. The test logs the mismatch and
 // fails once a seed reproduces the capture (the entry must then go).
-var simDisagrees = map[string]string{
-	// Issue 26. The probe's timeout itself replays (ProbeStep.Takes 3 s
-	// against timeoutSeconds 1: each ExecSync failed after 1.02 s to
-	// 1.04 s, two failures 2 s apart, the kill, immediate restarts twice,
-	// then back-off 10 s and 20 s); what differs is the phase of the
-	// liveness worker's ticker. The manifest was written 0.51 s after the
-	// kubelet process started (the run's first pods), so the worker first waited a
-	// random part of its 2 s period (prober/worker.go run, "started
-	// recently"): the real probes ran at 0.44 s + 2k s (ExecSync times),
-	// the first one just after the StartContainer that returned at 0.42
-	// s. The replay gives the simulation no kubelet uptime (one hour:
-	// gcphase_test.go kubeletStart says why), so the simulated worker
-	// ticks at 0.01 s + 2k s from its creation; its first probe finds no
-	// running container, the next runs at 2.01 s: the second timeout,
-	// and the kill, come at 5.01 s, not 3.48 s (1.53 s off, tolCall
-	// 1.5 s), and every later call is as far off. With Config.KubeletUptime
-	// from kubeletStart (0.26 s) the worker's wait is drawn and 22 of 64
-	// seeds reproduce the capture (largest time error 0.72 s): a replay
-	// input to decide, not a change of sim.
-	"probe-timeout": "the liveness worker's first probe came at 0.44 s, 0.43 s after the pod's ADD (the worker's random initial wait: the kubelet had started 0.51 s before the manifest), the replay's simulated worker probes from 2.01 s without that wait, so the kill after two 1 s timeouts comes at 5.01 s instead of 3.48 s",
-}
+var simDisagrees = map[string]string{}
 
 // measuredRuntime are the scenarios whose runtime delays are read from
 // their own capture (runtimeDelays) rather than sim.DefaultRuntimeDelays:
@@ -479,6 +459,31 @@ func kubeletAdd(t *testing.T, f *fixture, zero time.Time) time.Duration {
 	return 0
 }
 
+// kubeletUptime is how long the capture's kubelet process had run when
+// the simulation starts (at zero), from the environment's kubeletStarted
+// (recorded since 2026-12-04); zero, the simulator's default of an hour,
+// for captures without it. A probe worker made within one period of the
+// kubelet's start waits a random part of the period first (prober/
+// worker.go run): probe-timeout's kubelet started 0.5 s before its pod.
+func kubeletUptime(t *testing.T, f *fixture, zero time.Time) sim.Duration {
+	t.Helper()
+	v, ok := f.Environment["kubeletStarted"]
+	if !ok {
+		return 0
+	}
+	started, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		t.Fatalf("%s: environment kubeletStarted %q: %v", f.Scenario, v, err)
+	}
+	up := zero.Sub(started)
+	if up <= 0 {
+		// The kubelet started after the scenario's first event: a
+		// moment of uptime (the simulator reads zero as an hour).
+		up = time.Nanosecond
+	}
+	return sim.Duration(up)
+}
+
 // seeds is how many seeds TestReplaySimulation tries per scenario.
 //
 // The share of seeds that match is bounded by the kubelet's own random
@@ -553,7 +558,8 @@ func TestReplaySimulation(t *testing.T) {
 				// largest tolerance an event there can have, so that a
 				// simulated event within tolerance of the last real one
 				// is not cut off (compareRun).
-				cfg := sim.Config{Seed: seed, For: sim.Duration(end + overrun(bo)), Kubelet: sim.Kubelet{BackOff: bo}, ContainerGC: gc}
+				cfg := sim.Config{Seed: seed, For: sim.Duration(end + overrun(bo)), Kubelet: sim.Kubelet{BackOff: bo}, ContainerGC: gc,
+					KubeletUptime: kubeletUptime(t, f, zero)}
 				loopPhases(f, zero, &cfg)
 				tl, err := sim.Simulate(cfg, []sim.PodInput{forSeed(t, f, zero, in, seed)})
 				if err != nil {
