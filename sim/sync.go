@@ -479,6 +479,23 @@ type statusMemo struct {
 	resize        ResizeConditions // the pointers: set* makes new conditions
 	phase         v1.PodPhase      // of the status generated
 	hits          int              // status steps skipped
+	// text is decision's buffer and lastDecision the last text it
+	// returned.
+	text         []byte
+	lastDecision string
+}
+
+// decision is computePodActions' answer in words (Actions.String); most
+// syncs repeat the last one, whose string is then returned again.
+func (memo *statusMemo) decision(acts podactions.Actions) string {
+	if memo == nil {
+		return acts.String()
+	}
+	memo.text = acts.AppendString(memo.text[:0])
+	if string(memo.text) != memo.lastDecision {
+		memo.lastDecision = string(memo.text)
+	}
+	return memo.lastDecision
 }
 
 // unchanged reports whether SyncPod's status step would store nothing, as

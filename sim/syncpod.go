@@ -67,9 +67,7 @@ func (s *syncer) syncPod() {
 		RestartAllContainers: restartAll,
 		Actuated:             actuated,
 	})
-	if d := acts.String(); d != "" {
-		s.out.Decision = d
-	}
+	s.out.Decision = s.memo.decision(acts)
 
 	if acts.KillPod {
 		t := s.planKill(termination.Options{
