@@ -53,7 +53,8 @@ type podSim struct {
 	cacheTime time.Time
 	record    map[string]string
 	spare     map[string]string // the record's other map (relistAt)
-	ids       []string          // relistAt's buffer
+	ids       []string          // relistAt's buffers
+	events    []string
 	seen      bool
 	// pod worker
 	busy        bool

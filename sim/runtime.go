@@ -2,7 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,7 +63,14 @@ func (r *fakeRuntime) refresh() {
 		r.runsByID = make(map[string]Run, len(r.containers))
 		r.logsMax = map[string]int{}
 	}
-	clear(r.runsByID)
+	// Kept entries are overwritten in place and only gone instances
+	// deleted: a Run is stored out of line in the map, so a fresh entry
+	// costs an allocation.
+	for id := range r.runsByID {
+		if r.find(id) == nil {
+			delete(r.runsByID, id)
+		}
+	}
 	for _, in := range r.containers {
 		r.runsByID[in.c.ID] = in.run
 	}
@@ -108,13 +115,7 @@ func (r *fakeRuntime) find(id string) *instance {
 func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
 	p := &runtimestate.Pod{UID: r.pod.UID, Name: r.pod.Name, Namespace: r.pod.Namespace, Timestamp: now}
 	p.Sandboxes = append([]runtimestate.Sandbox(nil), r.sandboxes...)
-	sort.SliceStable(p.Sandboxes, func(i, j int) bool {
-		a, b := p.Sandboxes[i], p.Sandboxes[j]
-		if a.Attempt != b.Attempt {
-			return a.Attempt > b.Attempt
-		}
-		return a.CreatedAt.After(b.CreatedAt)
-	})
+	slices.SortStableFunc(p.Sandboxes, newestSandboxFirst)
 	if len(r.containers) > 0 {
 		p.Containers = make([]runtimestate.Container, 0, len(r.containers))
 	}
@@ -122,6 +123,24 @@ func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
 		p.Containers = append(p.Containers, r.containers[i].c)
 	}
 	return p
+}
+
+// newestSandboxFirst orders sandboxes by attempt, then creation time,
+// newest first.
+func newestSandboxFirst(a, b runtimestate.Sandbox) int {
+	if a.Attempt != b.Attempt {
+		if a.Attempt > b.Attempt {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.CreatedAt.After(b.CreatedAt):
+		return -1
+	case b.CreatedAt.After(a.CreatedAt):
+		return 1
+	}
+	return 0
 }
 
 // runs maps each instance ID to its behaviour.

@@ -87,10 +87,26 @@ func (p *podSim) writeAPI() {
 	p.pod = pod
 	st := &pod.Status
 	p.api = st
-	e := p.log(KindAPI, p.loop.Now, "status written: phase "+string(st.Phase))
+	e := p.log(KindAPI, p.loop.Now, statusWritten(st.Phase))
 	e.API = APIStatus
 	p.fillStatus(e, *st)
 	p.maybeDelete()
+}
+
+// statusWritten is the message of an API status write: the phases' are
+// constants, so a write allocates no message.
+func statusWritten(ph v1.PodPhase) string {
+	switch ph {
+	case v1.PodPending:
+		return "status written: phase Pending"
+	case v1.PodRunning:
+		return "status written: phase Running"
+	case v1.PodSucceeded:
+		return "status written: phase Succeeded"
+	case v1.PodFailed:
+		return "status written: phase Failed"
+	}
+	return "status written: phase " + string(ph)
 }
 
 // maybeDelete is the status manager's final delete (canBeDeleted).

@@ -615,6 +615,10 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 		return v1.PodStatus{}, err
 	}
 	switch {
+	case prev != nil && prev.StartTime != nil && wholeSecond(*prev.StartTime):
+		// Shared: normalizeStatus leaves a whole second as it is, and a
+		// stored status is never changed in place.
+		st.StartTime = prev.StartTime
 	case prev != nil && prev.StartTime != nil:
 		t := *prev.StartTime
 		st.StartTime = &t
@@ -635,11 +639,15 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 	return normalizeStatus(st), nil
 }
 
+// wholeSecond reports whether cutting t to whole seconds would leave it
+// exactly as it is (normalizeStatus then does not write it).
+func wholeSecond(t metav1.Time) bool { return t.Truncate(time.Second) == t.Time }
+
 // normalizeStatus cuts every time in st to whole seconds, as the status
 // manager's normalizeStatus does.
 func normalizeStatus(st v1.PodStatus) v1.PodStatus {
 	cut := func(t *metav1.Time) {
-		if t != nil && !t.IsZero() {
+		if t != nil && !t.IsZero() && !wholeSecond(*t) {
 			*t = metav1.NewTime(t.Truncate(time.Second))
 		}
 	}
