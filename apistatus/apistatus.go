@@ -176,6 +176,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	}
 	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst)
 	c.mem.chunk = max(4, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 
 	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
@@ -231,6 +232,48 @@ type states struct {
 	w     []v1.ContainerStateWaiting
 	r     []v1.ContainerStateRunning
 	t     []v1.ContainerStateTerminated
+	res   []v1.ResourceRequirements
+	// resChunk is the number of containers of the pod's spec that set no
+	// resources and have an instance: no status needs more empty
+	// ResourceRequirements than that, so one array is enough.
+	resChunk int
+}
+
+// withoutResources counts the containers of pod's spec that set no
+// requests, limits or claims and have an instance in st.
+func withoutResources(pod *v1.Pod, st *runtimestate.Pod) int {
+	n := 0
+	count := func(name string, r *v1.ResourceRequirements) {
+		if r.Limits != nil || r.Requests != nil || r.Claims != nil {
+			return
+		}
+		for i := range st.Containers {
+			if st.Containers[i].Name == name {
+				n++
+				return
+			}
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		count(pod.Spec.InitContainers[i].Name, &pod.Spec.InitContainers[i].Resources)
+	}
+	for i := range pod.Spec.Containers {
+		count(pod.Spec.Containers[i].Name, &pod.Spec.Containers[i].Resources)
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		count(pod.Spec.EphemeralContainers[i].Name, &pod.Spec.EphemeralContainers[i].Resources)
+	}
+	return n
+}
+
+// noResources is a new empty ResourceRequirements: resourcesOf's answer
+// for a container whose spec sets no requests, limits or claims.
+func (m *states) noResources() *v1.ResourceRequirements {
+	if len(m.res) == cap(m.res) {
+		m.res = make([]v1.ResourceRequirements, 0, max(1, m.resChunk))
+	}
+	m.res = append(m.res, v1.ResourceRequirements{})
+	return &m.res[len(m.res)-1]
 }
 
 func (m *states) waiting(v v1.ContainerStateWaiting) *v1.ContainerStateWaiting {
@@ -506,7 +549,13 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		}
 		if f.Enabled(features.InPlacePodVerticalScaling) {
 			if spec := containerSpec(c.pod, in.Name); spec != nil {
-				s.Resources = resourcesOf(spec, &s, in, o)
+				if r := &spec.Resources; r.Limits == nil && r.Requests == nil && r.Claims == nil {
+					// What resourcesOf returns then, without an
+					// allocation of its own.
+					s.Resources = c.mem.noResources()
+				} else {
+					s.Resources = resourcesOf(spec, &s, in, o)
+				}
 				s.AllocatedResources = spec.Resources.Requests
 				a |= aliasAllocated
 			}
