@@ -228,7 +228,17 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	s := &r.Status
 
 	// 1. Pod IPs and QoS class.
-	for _, ip := range sortPodIPs(sandboxIPs(st), opts.NodeIPs) {
+	// The sandbox's IPs as the runtime manager reports them
+	// (determinePodSandboxIPs in kuberuntime_sandbox.go:
+	// runtimestate.Pod.IPs), then sorted; both lists in buffers on the
+	// stack: only PodIPs is allocated.
+	var ipBuf [4]string
+	var sortedBuf [2]string
+	sorted := appendSortedPodIPs(sortedBuf[:0], st.AppendIPs(ipBuf[:0]), opts.NodeIPs)
+	if len(sorted) > 0 {
+		s.PodIPs = make([]v1.PodIP, 0, len(sorted))
+	}
+	for _, ip := range sorted {
 		s.PodIPs = append(s.PodIPs, v1.PodIP{IP: ip})
 	}
 	if len(s.PodIPs) > 0 {
