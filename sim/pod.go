@@ -78,6 +78,11 @@ type podSim struct {
 	lastLine         string
 	lastLineWork     termination.WorkType
 	lastLineDecision string
+	// lastShowLine is the message of the last status entry (showLine).
+	lastShowLine struct {
+		column, ready, msg string
+		restarts           int32
+	}
 	grace            int64
 	finished         bool
 	created          map[string]int // instances created per container name

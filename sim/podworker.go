@@ -181,6 +181,12 @@ func (sp *syncPlay) play(arg int64) {
 		sp.out = SyncOutput{}
 		sp.p.freePlay = sp
 		sp.p.finish(out, work)
+		// Nothing holds the played calls (entries have copies): the
+		// next sync appends to their list.
+		if calls := out.Calls; cap(calls) > 0 {
+			clear(calls)
+			sp.p.statusMemo.spareCalls = calls[:0]
+		}
 		return
 	}
 	i := arg / 4

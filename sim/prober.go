@@ -40,6 +40,35 @@ type prober struct {
 	inFlight  bool
 	triggered bool
 	note      string
+	// lines are the result entries' messages made so far (resultLine).
+	lines []proberLine
+}
+
+type proberLine struct {
+	result  vocab.ProbeResult
+	note    string
+	seeding bool
+	msg     string
+}
+
+// resultLine is the message of the entry of result r: results repeat, so
+// each message is made once per worker.
+func (w *prober) resultLine(r vocab.ProbeResult) string {
+	for _, l := range w.lines {
+		if l.result == r && l.note == w.note && l.seeding == w.seeding {
+			return l.msg
+		}
+	}
+	var msg string
+	if w.seeding {
+		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
+	} else {
+		msg = fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
+	}
+	if len(w.lines) < 8 {
+		w.lines = append(w.lines, proberLine{result: r, note: w.note, seeding: w.seeding, msg: msg})
+	}
+	return msg
 }
 
 // addProbes is the probe manager's AddPod: one worker per probe of every
@@ -380,11 +409,7 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 	if r == vocab.ProbeNoResult {
 		return
 	}
-	msg := fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
-	if w.seeding {
-		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
-	}
-	e := p.log(KindProbe, p.loop.Now, msg)
+	e := p.log(KindProbe, p.loop.Now, w.resultLine(r))
 	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":

@@ -113,15 +113,60 @@ func (r *fakeRuntime) find(id string) *instance {
 
 // snapshot is what the runtime reports at now, newest first.
 func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
-	p := &runtimestate.Pod{UID: r.pod.UID, Name: r.pod.Name, Namespace: r.pod.Namespace, Timestamp: now}
-	p.Sandboxes = append([]runtimestate.Sandbox(nil), r.sandboxes...)
-	slices.SortStableFunc(p.Sandboxes, newestSandboxFirst)
-	if len(r.containers) > 0 {
-		p.Containers = make([]runtimestate.Container, 0, len(r.containers))
+	// A pod with one sandbox and up to three instances, the usual case,
+	// gets one allocation for the three: its lists are exactly as long as
+	// their arrays, so nothing appended to them writes into another's.
+	var p *runtimestate.Pod
+	var cs []runtimestate.Container
+	if len(r.sandboxes) == 1 {
+		var sb []runtimestate.Sandbox
+		switch len(r.containers) {
+		case 0:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+			})
+			p, sb = &s.p, s.sb[:]
+		case 1:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [1]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
+		case 2:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [2]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
+		case 3:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [3]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
+		}
+		if p != nil {
+			sb[0] = r.sandboxes[0]
+			p.Sandboxes = sb
+		}
 	}
+	if p == nil {
+		p = new(runtimestate.Pod)
+		p.Sandboxes = append([]runtimestate.Sandbox(nil), r.sandboxes...)
+		slices.SortStableFunc(p.Sandboxes, newestSandboxFirst)
+		if len(r.containers) > 0 {
+			cs = make([]runtimestate.Container, 0, len(r.containers))
+		}
+	}
+	p.UID, p.Name, p.Namespace, p.Timestamp = r.pod.UID, r.pod.Name, r.pod.Namespace, now
 	for i := len(r.containers) - 1; i >= 0; i-- {
-		p.Containers = append(p.Containers, r.containers[i].c)
+		cs = append(cs, r.containers[i].c)
 	}
+	p.Containers = cs
 	return p
 }
 

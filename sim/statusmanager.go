@@ -35,7 +35,19 @@ func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
 	p.fillStatus(e, st)
 	e.Status.By = by
 	e.Status.Generation = gen
-	e.Message = e.Status.Column + " " + e.Status.Ready + " restarts " + strconv.FormatInt(int64(e.Status.Restarts), 10)
+	e.Message = p.showLine(e.Status)
+}
+
+// showLine is the message of a status entry: STATUS, READY and the
+// restart count. Statuses in a row often show the same, so the last line
+// is kept and used again.
+func (p *podSim) showLine(s *StatusEntry) string {
+	l := &p.lastShowLine
+	if l.msg == "" || l.column != s.Column || l.ready != s.Ready || l.restarts != s.Restarts {
+		l.column, l.ready, l.restarts = s.Column, s.Ready, s.Restarts
+		l.msg = s.Column + " " + s.Ready + " restarts " + strconv.FormatInt(int64(s.Restarts), 10)
+	}
+	return l.msg
 }
 
 // fillStatus attaches st, as kubectl shows it, to an entry.

@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -423,6 +424,11 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 		return s.out
 	}
 	s.pod = in.Pod
+	if memo != nil {
+		// The call list of a sync that has played out, to append to;
+		// kept for the next sync when this one makes no call.
+		s.out.Calls, memo.spareCalls = memo.spareCalls, nil
+	}
 	work := termination.SyncPod
 	if in.Memory.Worker != nil {
 		work = in.Memory.Worker.WorkType()
@@ -440,6 +446,9 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 	// generation, volume checks), so the pod relist after one sync never
 	// counts as newer than the next.
 	s.out.Duration = s.clock + syncOverhead
+	if memo != nil && len(s.out.Calls) == 0 {
+		memo.spareCalls, s.out.Calls = s.out.Calls, nil
+	}
 	return s.out
 }
 
@@ -479,10 +488,43 @@ type statusMemo struct {
 	resize        ResizeConditions // the pointers: set* makes new conditions
 	phase         v1.PodPhase      // of the status generated
 	hits          int              // status steps skipped
+	// spareCalls is the call list of a sync that has played out (empty,
+	// its capacity kept), for the next sync's calls.
+	spareCalls []Call
+	// keys are the back-off keys made so far (backOffKey).
+	keys []backOffKeyOf
 	// text is decision's buffer and lastDecision the last text it
 	// returned.
 	text         []byte
 	lastDecision string
+}
+
+// backOffKeyOf is the back-off key of a container of a pod: the spec's
+// containers are never changed in place (a new spec has new ones), so the
+// pointer with the pod's identity stands for what the key hashes.
+type backOffKeyOf struct {
+	name, namespace string
+	uid             types.UID
+	c               *v1.Container
+	key             string
+}
+
+// backOffKey is restart.BackOffKey, made once per container of the spec.
+func (memo *statusMemo) backOffKey(pod *v1.Pod, c *v1.Container) string {
+	if memo == nil {
+		return restart.BackOffKey(pod, c)
+	}
+	for _, k := range memo.keys {
+		if k.c == c && k.name == pod.Name && k.namespace == pod.Namespace && k.uid == pod.UID {
+			return k.key
+		}
+	}
+	key := restart.BackOffKey(pod, c)
+	if len(memo.keys) >= 16 {
+		memo.keys = memo.keys[:0]
+	}
+	memo.keys = append(memo.keys, backOffKeyOf{name: pod.Name, namespace: pod.Namespace, uid: pod.UID, c: c, key: key})
+	return key
 }
 
 // decision is computePodActions' answer in words (Actions.String); most

@@ -139,7 +139,7 @@ func (s *syncer) syncPod() {
 	startFailed := false
 	created := map[string]int{}
 	start := func(c *v1.Container, kind string) bool {
-		key := restart.BackOffKey(pod, c)
+		key := s.memo.backOffKey(pod, c)
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
 			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
