@@ -83,12 +83,12 @@ type podSim struct {
 		column, ready, msg string
 		restarts           int32
 	}
-	grace            int64
-	finished         bool
-	created          map[string]int // instances created per container name
-	pulls            map[string]int // PullImage calls made per image
-	probes           []*prober
-	probesAdded      bool
+	grace       int64
+	finished    bool
+	created     map[string]int // instances created per container name
+	pulls       map[string]int // PullImage calls made per image
+	probes      []*prober
+	probesAdded bool
 	// API object
 	api        *v1.PodStatus
 	apiGone    bool
