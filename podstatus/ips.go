@@ -9,6 +9,11 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
+// The pod IPs Compute starts from are those the kubelet's runtime manager
+// reports (determinePodSandboxIPs in
+// pkg/kubelet/kuberuntime/kuberuntime_sandbox.go): runtimestate.Pod.IPs,
+// read into a buffer with AppendIPs.
+
 // sortPodIPs mirrors Kubelet.sortPodIPs: the first IP of the node's family
 // (IPv4 with no node IP), then the first of the other family, each
 // re-written in canonical form.

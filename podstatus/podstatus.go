@@ -228,10 +228,8 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	s := &r.Status
 
 	// 1. Pod IPs and QoS class.
-	// The sandbox's IPs as the runtime manager reports them
-	// (determinePodSandboxIPs in kuberuntime_sandbox.go:
-	// runtimestate.Pod.IPs), then sorted; both lists in buffers on the
-	// stack: only PodIPs is allocated.
+	// The sandbox's IPs (see ips.go), then sorted; both lists in
+	// buffers on the stack: only PodIPs is allocated.
 	var ipBuf [4]string
 	var sortedBuf [2]string
 	sorted := appendSortedPodIPs(sortedBuf[:0], st.AppendIPs(ipBuf[:0]), opts.NodeIPs)
