@@ -174,7 +174,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		c.newestFirst = slices.Clone(st.Containers)
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
-	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst)
+	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst, prev)
 	c.mem.chunk = max(4, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
@@ -300,30 +300,72 @@ func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTer
 	return &m.t[len(m.t)-1]
 }
 
-// containerIDs returns "<runtimeType>://<ID>" for every instance, as
-// substrings of one string.
-func containerIDs(runtimeType string, ins []runtimestate.Container) []string {
+// containerIDs returns "<runtimeType>://<ID>" for every instance: the
+// strings of prev's statuses that already read so (their current and last
+// states'), the others made as substrings of one string.
+func containerIDs(runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
 	if len(ins) == 0 {
 		return nil
 	}
+	dst := make([]string, 0, len(ins))
+	start := 0
+	missing := 0
+	for i := range ins {
+		id := prevContainerID(prev, runtimeType, ins[i].ID)
+		if id == "" {
+			missing++
+		}
+		dst = append(dst, id)
+	}
+	if missing == 0 {
+		return dst
+	}
 	n := 0
 	for i := range ins {
-		n += len(runtimeType) + len("://") + len(ins[i].ID)
+		if dst[start+i] == "" {
+			n += len(runtimeType) + len("://") + len(ins[i].ID)
+		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for i := range ins {
-		b.WriteString(runtimeType)
-		b.WriteString("://")
-		b.WriteString(ins[i].ID)
+		if dst[start+i] == "" {
+			b.WriteString(runtimeType)
+			b.WriteString("://")
+			b.WriteString(ins[i].ID)
+		}
 	}
 	all := b.String()
-	ids := make([]string, len(ins))
 	for i := range ins {
-		l := len(runtimeType) + len("://") + len(ins[i].ID)
-		ids[i], all = all[:l], all[l:]
+		if dst[start+i] == "" {
+			l := len(runtimeType) + len("://") + len(ins[i].ID)
+			dst[start+i], all = all[:l], all[l:]
+		}
 	}
-	return ids
+	return dst
+}
+
+// prevContainerID is the container ID of instance id in prev's statuses
+// ("" when none reads "<runtimeType>://<id>").
+func prevContainerID(prev *v1.PodStatus, runtimeType, id string) string {
+	if prev == nil || id == "" {
+		return ""
+	}
+	is := func(s string) bool {
+		return len(s) == len(runtimeType)+len("://")+len(id) && s[:len(runtimeType)] == runtimeType &&
+			s[len(runtimeType):len(runtimeType)+len("://")] == "://" && s[len(runtimeType)+len("://"):] == id
+	}
+	for _, l := range [3][]v1.ContainerStatus{prev.ContainerStatuses, prev.InitContainerStatuses, prev.EphemeralContainerStatuses} {
+		for i := range l {
+			if is(l[i].ContainerID) {
+				return l[i].ContainerID
+			}
+			if t := l[i].LastTerminationState.Terminated; t != nil && is(t.ContainerID) {
+				return t.ContainerID
+			}
+		}
+	}
+	return ""
 }
 
 // The placeholders of the default waiting states (a pod without, with init
