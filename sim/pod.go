@@ -83,10 +83,14 @@ type podSim struct {
 		column, ready, msg string
 		restarts           int32
 	}
-	grace       int64
-	finished    bool
-	created     map[string]int // instances created per container name
-	pulls       map[string]int // PullImage calls made per image
+	grace    int64
+	finished bool
+	created  map[string]int // instances created per container name
+	pulls    map[string]int // PullImage calls made per image
+	// sandboxIP is the IP of the pod's sandboxes, imageRefs the image IDs
+	// by image (made once).
+	sandboxIP   string
+	imageRefs   map[string]string
 	probes      []*prober
 	probesAdded bool
 	// API object

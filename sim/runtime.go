@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -290,7 +291,10 @@ func (p *podSim) apply(c Call, start time.Time) {
 		if p.pod.Spec.HostNetwork {
 			sb.NetworkMode = runtimestate.NamespaceNode
 		} else {
-			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
+			if p.sandboxIP == "" {
+				p.sandboxIP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
+			}
+			sb.IP = p.sandboxIP
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
 	case "CreateContainer":
@@ -305,7 +309,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
 		if spec != nil {
 			in.c.Image = spec.Image
-			in.c.ImageRef = "sha256:" + spec.Image
+			in.c.ImageRef = p.imageRef(spec.Image)
 			// A container without requests or limits shows none in its
 			// status whatever the runtime reports (apistatus).
 			if r := spec.Resources; c.Kind != "ephemeral" && (len(r.Requests) > 0 || len(r.Limits) > 0) {
@@ -355,6 +359,20 @@ func (p *podSim) apply(c Call, start time.Time) {
 	}
 }
 
+// imageRef is the image ID the runtime reports for image, made once per
+// image.
+func (p *podSim) imageRef(image string) string {
+	if ref, ok := p.imageRefs[image]; ok {
+		return ref
+	}
+	if p.imageRefs == nil {
+		p.imageRefs = map[string]string{}
+	}
+	ref := "sha256:" + image
+	p.imageRefs[image] = ref
+	return ref
+}
+
 func (p *podSim) exit(in *instance, code int32, at time.Time) {
 	p.exitAs(in, code, at, exitReason(code))
 }
@@ -378,6 +396,6 @@ func (p *podSim) exitSeen(in *instance, code int32, at, seen time.Time, reason s
 	in.c.ExitCode = int(code)
 	in.c.Reason = reason
 	in.c.FinishedAt = at
-	e := p.log(KindExit, seen, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
+	e := p.log(KindExit, seen, in.c.Name+" "+in.c.ID+" exited with code "+strconv.Itoa(int(code)))
 	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
 }

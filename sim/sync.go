@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -425,9 +426,10 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 	}
 	s.pod = in.Pod
 	if memo != nil {
-		// The call list of a sync that has played out, to append to;
-		// kept for the next sync when this one makes no call.
+		// The call and message lists of a sync that has played out, to
+		// append to; kept for the next sync when this one adds nothing.
 		s.out.Calls, memo.spareCalls = memo.spareCalls, nil
+		s.out.Messages, memo.spareMessages = memo.spareMessages, nil
 	}
 	work := termination.SyncPod
 	if in.Memory.Worker != nil {
@@ -448,6 +450,9 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 	s.out.Duration = s.clock + syncOverhead
 	if memo != nil && len(s.out.Calls) == 0 {
 		memo.spareCalls, s.out.Calls = s.out.Calls, nil
+	}
+	if memo != nil && len(s.out.Messages) == 0 {
+		memo.spareMessages, s.out.Messages = s.out.Messages, nil
 	}
 	return s.out
 }
@@ -490,13 +495,17 @@ type statusMemo struct {
 	hits          int              // status steps skipped
 	// spareCalls is the call list of a sync that has played out (empty,
 	// its capacity kept), for the next sync's calls.
-	spareCalls []Call
+	spareCalls    []Call
+	spareMessages []string
 	// keys are the back-off keys made so far (backOffKey).
 	keys []backOffKeyOf
 	// text is decision's buffer and lastDecision the last text it
 	// returned.
 	text         []byte
 	lastDecision string
+	// lastLine is the sync entry's line for lastDecision ("" when the
+	// decision has more than one line).
+	lastLine string
 }
 
 // backOffKeyOf is the back-off key of a container of a pod: the spec's
@@ -535,7 +544,15 @@ func (memo *statusMemo) decision(acts podactions.Actions) string {
 	}
 	memo.text = acts.AppendString(memo.text[:0])
 	if string(memo.text) != memo.lastDecision {
-		memo.lastDecision = string(memo.text)
+		// The sync entry's line is made with the text, which is a
+		// substring of it when it is one line (syncLine).
+		prefix := termination.SyncPod.String() + ": "
+		line := prefix + string(memo.text)
+		if strings.IndexByte(line, '\n') < 0 {
+			memo.lastDecision, memo.lastLine = line[len(prefix):], line
+		} else {
+			memo.lastDecision, memo.lastLine = string(memo.text), ""
+		}
 	}
 	return memo.lastDecision
 }
