@@ -78,6 +78,14 @@ type podSim struct {
 	lastLine         string
 	lastLineWork     termination.WorkType
 	lastLineDecision string
+	// restartsCell is the last RESTARTS cell made and what it was made
+	// from (fillStatus).
+	restartsCell struct {
+		valid     bool
+		n         int
+		last, now time.Time
+		cell      string
+	}
 	// lastShowLine is the message of the last status entry (showLine).
 	lastShowLine struct {
 		column, ready, msg string

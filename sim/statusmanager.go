@@ -57,9 +57,17 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 	// shares st.
 	view := *p.pod
 	view.Status = st
-	restarts, _ := kubectlstatus.RestartCount(&view)
+	restarts, last := kubectlstatus.RestartCount(&view)
+	// RESTARTS depends on the count, the last restart and the time only
+	// (kubectlstatus.Restarts): the status and API entries of a write
+	// share it.
+	rc := &p.restartsCell
+	if !rc.valid || rc.n != restarts || rc.last != last || rc.now != p.loop.Now {
+		rc.valid, rc.n, rc.last, rc.now = true, restarts, last, p.loop.Now
+		rc.cell = kubectlstatus.Restarts(&view, p.loop.Now)
+	}
 	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
-		RestartsColumn: kubectlstatus.Restarts(&view, p.loop.Now), Status: st, Generation: p.pod.Generation}
+		RestartsColumn: rc.cell, Status: st, Generation: p.pod.Generation}
 }
 
 // writeAPI writes the cached status to the API object, holding back a

@@ -506,6 +506,12 @@ type statusMemo struct {
 	// lastLine is the sync entry's line for lastDecision ("" when the
 	// decision has more than one line).
 	lastLine string
+	// decisions are the last texts made (a pod's decisions take turns:
+	// start, wait, kill), nextDecision the one to replace next.
+	decisions    [4]decisionText
+	nextDecision int
+	// failureLines are the start failures' lines made so far.
+	failureLines []failureLine
 }
 
 // backOffKeyOf is the back-off key of a container of a pod: the spec's
@@ -543,19 +549,52 @@ func (memo *statusMemo) decision(acts podactions.Actions) string {
 		return acts.String()
 	}
 	memo.text = acts.AppendString(memo.text[:0])
-	if string(memo.text) != memo.lastDecision {
-		// The sync entry's line is made with the text, which is a
-		// substring of it when it is one line (syncLine).
-		prefix := termination.SyncPod.String() + ": "
-		line := prefix + string(memo.text)
-		if strings.IndexByte(line, '\n') < 0 {
-			memo.lastDecision, memo.lastLine = line[len(prefix):], line
-		} else {
-			memo.lastDecision, memo.lastLine = string(memo.text), ""
+	if string(memo.text) == memo.lastDecision {
+		return memo.lastDecision
+	}
+	for _, d := range memo.decisions {
+		if d.decision != "" && d.decision == string(memo.text) {
+			memo.lastDecision, memo.lastLine = d.decision, d.line
+			return memo.lastDecision
 		}
 	}
+	// The sync entry's line is made with the text, which is a substring
+	// of it when it is one line (syncLine).
+	prefix := termination.SyncPod.String() + ": "
+	line := prefix + string(memo.text)
+	if strings.IndexByte(line, '\n') < 0 {
+		memo.lastDecision, memo.lastLine = line[len(prefix):], line
+	} else {
+		memo.lastDecision, memo.lastLine = string(memo.text), ""
+	}
+	memo.decisions[memo.nextDecision] = decisionText{memo.lastDecision, memo.lastLine}
+	memo.nextDecision = (memo.nextDecision + 1) % len(memo.decisions)
 	return memo.lastDecision
 }
+
+// startFailureLine is the message of a start the back-off holds back:
+// "<name>: <message>", made once while it repeats.
+func (memo *statusMemo) startFailureLine(name, msg string) string {
+	if memo == nil {
+		return name + ": " + msg
+	}
+	for _, l := range memo.failureLines {
+		if l.name == name && l.msg == msg {
+			return l.line
+		}
+	}
+	line := name + ": " + msg
+	if len(memo.failureLines) >= 4 {
+		memo.failureLines = memo.failureLines[:0]
+	}
+	memo.failureLines = append(memo.failureLines, failureLine{name, msg, line})
+	return line
+}
+
+type failureLine struct{ name, msg, line string }
+
+// decisionText is a decision's text and its sync line.
+type decisionText struct{ decision, line string }
 
 // unchanged reports whether SyncPod's status step would store nothing, as
 // it last did; the phase is the one generated then.

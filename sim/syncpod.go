@@ -143,7 +143,7 @@ func (s *syncer) syncPod() {
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
 			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
-			s.out.Messages = append(s.out.Messages, c.Name+": "+d.Message)
+			s.out.Messages = append(s.out.Messages, s.memo.startFailureLine(c.Name, d.Message))
 			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
 				backOffUntil = d.Until
 			}
