@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -446,17 +447,43 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 	if p.mem.Status == nil {
 		return
 	}
-	st := p.mem.Status.DeepCopy()
-	var cs *v1.ContainerStatus
-	for _, l := range [][]v1.ContainerStatus{st.ContainerStatuses, st.InitContainerStatuses} {
+	cur := p.mem.Status
+	init, idx := false, -1
+	for li, l := range [][]v1.ContainerStatus{cur.ContainerStatuses, cur.InitContainerStatuses} {
 		for i := range l {
 			if trimID(l[i].ContainerID) == id {
-				cs = &l[i]
+				init, idx = li == 1, i
 			}
 		}
 	}
-	if cs == nil || !change(cs) {
+	if idx < 0 {
 		return
+	}
+	list := func(st *v1.PodStatus) *[]v1.ContainerStatus {
+		if init {
+			return &st.InitContainerStatuses
+		}
+		return &st.ContainerStatuses
+	}
+	cs := (*list(cur))[idx]
+	if !change(&cs) {
+		return
+	}
+	var st *v1.PodStatus
+	if normalized(cur) {
+		// The new status shares what it does not change with the
+		// cached one (stored statuses are never changed in place, and
+		// storeStatus writes no time of a normalized status): only the
+		// container's list and the conditions are copies.
+		s := *cur
+		l := list(&s)
+		*l = slices.Clone(*l)
+		(*l)[idx] = cs
+		s.Conditions = slices.Clone(s.Conditions)
+		st = &s
+	} else {
+		st = cur.DeepCopy()
+		change(&(*list(st))[idx])
 	}
 	if readiness {
 		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.node.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})

@@ -744,11 +744,28 @@ func wholeSecond(t metav1.Time) bool { return t.Truncate(time.Second) == t.Time 
 // normalizeStatus cuts every time in st to whole seconds, as the status
 // manager's normalizeStatus does.
 func normalizeStatus(st v1.PodStatus) v1.PodStatus {
-	cut := func(t *metav1.Time) {
+	statusTimes(&st, func(t *metav1.Time) {
 		if t != nil && !t.IsZero() && !wholeSecond(*t) {
 			*t = metav1.NewTime(t.Truncate(time.Second))
 		}
-	}
+	})
+	return st
+}
+
+// normalized reports whether normalizeStatus would leave every time of st
+// as it is (it then writes nothing, even through st's pointers).
+func normalized(st *v1.PodStatus) bool {
+	ok := true
+	statusTimes(st, func(t *metav1.Time) {
+		if t != nil && !t.IsZero() && !wholeSecond(*t) {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// statusTimes calls cut with each time of st that normalizeStatus cuts.
+func statusTimes(st *v1.PodStatus, cut func(*metav1.Time)) {
 	if st.StartTime != nil {
 		cut(st.StartTime)
 	}
@@ -769,5 +786,4 @@ func normalizeStatus(st v1.PodStatus) v1.PodStatus {
 			}
 		}
 	}
-	return st
 }
