@@ -21,6 +21,8 @@ import (
 // random numbers; the Node merges their entries in time order.
 type podSim struct {
 	node *nodeState // what every pod of the node shares, read-only
+	// arena is the entry arena of the worker running the pod (nil: none).
+	arena *entryArena
 	loop engine.Loop
 	rng  *rand.Rand
 	// procRng draws what the script leaves random (procdraw.go), apart

@@ -411,7 +411,8 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 		return
 	}
 	e := p.log(KindProbe, p.loop.Now, w.resultLine(r))
-	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
+	e.Probe = p.newProbe()
+	*e.Probe = ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":
 		if r != vocab.ProbeFailure {

@@ -264,7 +264,7 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 	cc := c
 	cc.At = start.Add(c.At).Sub(p.node.start)
 	cc.Done = start.Add(c.Done).Sub(p.node.start)
-	e.Call = &cc
+	e.Call = p.newCall(cc)
 }
 
 func (p *podSim) apply(c Call, start time.Time) {
@@ -397,5 +397,6 @@ func (p *podSim) exitSeen(in *instance, code int32, at, seen time.Time, reason s
 	in.c.Reason = reason
 	in.c.FinishedAt = at
 	e := p.log(KindExit, seen, in.c.Name+" "+in.c.ID+" exited with code "+strconv.Itoa(int(code)))
-	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
+	e.Exit = p.newExit()
+	*e.Exit = ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
 }

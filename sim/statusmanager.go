@@ -66,7 +66,8 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 		rc.valid, rc.n, rc.last, rc.now = true, restarts, last, p.loop.Now
 		rc.cell = kubectlstatus.Restarts(&view, p.loop.Now)
 	}
-	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
+	e.Status = p.newStatusEntry()
+	*e.Status = StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
 		RestartsColumn: rc.cell, Status: st, Generation: p.pod.Generation}
 }
 
