@@ -23,8 +23,8 @@ type podSim struct {
 	node *nodeState // what every pod of the node shares, read-only
 	// arena is the entry arena of the worker running the pod (nil: none).
 	arena *entryArena
-	loop engine.Loop
-	rng  *rand.Rand
+	loop  engine.Loop
+	rng   *rand.Rand
 	// procRng draws what the script leaves random (procdraw.go), apart
 	// from the kubelet's own draws in rng.
 	procRng *rand.Rand
