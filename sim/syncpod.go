@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -125,7 +126,16 @@ func (s *syncer) syncPod() {
 		// becomes True in the cached status right away, before any
 		// container starts. v1.35 writes it with the status after the sync.
 		if m.Status != nil && f.Version().Minor() >= 36 {
-			ready := *m.Status.DeepCopy()
+			// Only the conditions change: the rest is shared with the
+			// cached status when storeStatus writes none of its times
+			// (see patchStatus).
+			var ready v1.PodStatus
+			if normalized(m.Status) {
+				ready = *m.Status
+				ready.Conditions = slices.Clone(ready.Conditions)
+			} else {
+				ready = *m.Status.DeepCopy()
+			}
 			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
 			s.store(ready, "OnPodSandboxReady")
 		}
