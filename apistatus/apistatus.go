@@ -133,12 +133,14 @@ type Statuses struct {
 // no defined order. Compute ignores a key of opts.StartFailures that names
 // no container: call opts.Validate(pod) first to have such keys reported.
 //
-// The result shares no memory with the arguments, and Compute allocates
-// what the result holds and little more: one slice per list; the state
-// objects of all statuses, a chunk at a time, and their container IDs, as
-// substrings of one string (no two statuses share an object); per status
-// its volume-mount statuses and (gate InPlacePodVerticalScaling)
-// resources; and a copy of each field that would otherwise point into the
+// The result shares no memory with the arguments (strings aside, which
+// cannot change: a container ID the previous status already holds is that
+// string), and Compute allocates what the result holds and little more:
+// one slice per list; the state objects of all statuses, a chunk at a time,
+// and their new container IDs, as substrings of one string (no two statuses
+// share an object); per status its volume-mount statuses and (gate
+// InPlacePodVerticalScaling) resources, the empty ones of containers that
+// set none from one array; and a copy of each field that would otherwise point into the
 // arguments (a previous status reused whole, its last state, volume mounts
 // or Started, the spec's requests), made once the status is final. The
 // arguments are never copied; the bookkeeping lives on the stack (up to 16

@@ -187,7 +187,9 @@ func describeBool(p *bool) string {
 //
 // A nil pod gives a zero Result; a nil st is a runtime that reports no
 // sandbox and no container. The result shares no memory with the
-// arguments. Compute ignores a key of opts that matches nothing (a probe
+// arguments (strings aside, which cannot change: a container ID or a
+// condition message the cached status holds with the same text is that
+// string). Compute ignores a key of opts that matches nothing (a probe
 // result keyed by container name instead of instance ID, say): call
 // opts.Validate(pod, st) first to have such keys reported.
 //
