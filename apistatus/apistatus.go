@@ -133,12 +133,14 @@ type Statuses struct {
 // no defined order. Compute ignores a key of opts.StartFailures that names
 // no container: call opts.Validate(pod) first to have such keys reported.
 //
-// The result shares no memory with the arguments, and Compute allocates
-// what the result holds and little more: one slice per list; the state
-// objects of all statuses, a chunk at a time, and their container IDs, as
-// substrings of one string (no two statuses share an object); per status
-// its volume-mount statuses and (gate InPlacePodVerticalScaling)
-// resources; and a copy of each field that would otherwise point into the
+// The result shares no memory with the arguments (strings aside, which
+// cannot change: a container ID the previous status already holds is that
+// string), and Compute allocates what the result holds and little more:
+// one slice per list; the state objects of all statuses, a chunk at a time,
+// and their new container IDs, as substrings of one string (no two statuses
+// share an object); per status its volume-mount statuses and (gate
+// InPlacePodVerticalScaling) resources, the empty ones of containers that
+// set none from one array; and a copy of each field that would otherwise point into the
 // arguments (a previous status reused whole, its last state, volume mounts
 // or Started, the spec's requests), made once the status is final. The
 // arguments are never copied; the bookkeeping lives on the stack (up to 16
@@ -174,8 +176,9 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		c.newestFirst = slices.Clone(st.Containers)
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
-	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst)
+	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst, prev)
 	c.mem.chunk = max(4, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 
 	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
@@ -231,6 +234,48 @@ type states struct {
 	w     []v1.ContainerStateWaiting
 	r     []v1.ContainerStateRunning
 	t     []v1.ContainerStateTerminated
+	res   []v1.ResourceRequirements
+	// resChunk is the number of containers of the pod's spec that set no
+	// resources and have an instance: no status needs more empty
+	// ResourceRequirements than that, so one array is enough.
+	resChunk int
+}
+
+// withoutResources counts the containers of pod's spec that set no
+// requests, limits or claims and have an instance in st.
+func withoutResources(pod *v1.Pod, st *runtimestate.Pod) int {
+	n := 0
+	count := func(name string, r *v1.ResourceRequirements) {
+		if r.Limits != nil || r.Requests != nil || r.Claims != nil {
+			return
+		}
+		for i := range st.Containers {
+			if st.Containers[i].Name == name {
+				n++
+				return
+			}
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		count(pod.Spec.InitContainers[i].Name, &pod.Spec.InitContainers[i].Resources)
+	}
+	for i := range pod.Spec.Containers {
+		count(pod.Spec.Containers[i].Name, &pod.Spec.Containers[i].Resources)
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		count(pod.Spec.EphemeralContainers[i].Name, &pod.Spec.EphemeralContainers[i].Resources)
+	}
+	return n
+}
+
+// noResources is a new empty ResourceRequirements: resourcesOf's answer
+// for a container whose spec sets no requests, limits or claims.
+func (m *states) noResources() *v1.ResourceRequirements {
+	if len(m.res) == cap(m.res) {
+		m.res = make([]v1.ResourceRequirements, 0, max(1, m.resChunk))
+	}
+	m.res = append(m.res, v1.ResourceRequirements{})
+	return &m.res[len(m.res)-1]
 }
 
 func (m *states) waiting(v v1.ContainerStateWaiting) *v1.ContainerStateWaiting {
@@ -257,30 +302,72 @@ func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTer
 	return &m.t[len(m.t)-1]
 }
 
-// containerIDs returns "<runtimeType>://<ID>" for every instance, as
-// substrings of one string.
-func containerIDs(runtimeType string, ins []runtimestate.Container) []string {
+// containerIDs returns "<runtimeType>://<ID>" for every instance: the
+// strings of prev's statuses that already read so (their current and last
+// states'), the others made as substrings of one string.
+func containerIDs(runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
 	if len(ins) == 0 {
 		return nil
 	}
+	dst := make([]string, 0, len(ins))
+	start := 0
+	missing := 0
+	for i := range ins {
+		id := prevContainerID(prev, runtimeType, ins[i].ID)
+		if id == "" {
+			missing++
+		}
+		dst = append(dst, id)
+	}
+	if missing == 0 {
+		return dst
+	}
 	n := 0
 	for i := range ins {
-		n += len(runtimeType) + len("://") + len(ins[i].ID)
+		if dst[start+i] == "" {
+			n += len(runtimeType) + len("://") + len(ins[i].ID)
+		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for i := range ins {
-		b.WriteString(runtimeType)
-		b.WriteString("://")
-		b.WriteString(ins[i].ID)
+		if dst[start+i] == "" {
+			b.WriteString(runtimeType)
+			b.WriteString("://")
+			b.WriteString(ins[i].ID)
+		}
 	}
 	all := b.String()
-	ids := make([]string, len(ins))
 	for i := range ins {
-		l := len(runtimeType) + len("://") + len(ins[i].ID)
-		ids[i], all = all[:l], all[l:]
+		if dst[start+i] == "" {
+			l := len(runtimeType) + len("://") + len(ins[i].ID)
+			dst[start+i], all = all[:l], all[l:]
+		}
 	}
-	return ids
+	return dst
+}
+
+// prevContainerID is the container ID of instance id in prev's statuses
+// ("" when none reads "<runtimeType>://<id>").
+func prevContainerID(prev *v1.PodStatus, runtimeType, id string) string {
+	if prev == nil || id == "" {
+		return ""
+	}
+	is := func(s string) bool {
+		return len(s) == len(runtimeType)+len("://")+len(id) && s[:len(runtimeType)] == runtimeType &&
+			s[len(runtimeType):len(runtimeType)+len("://")] == "://" && s[len(runtimeType)+len("://"):] == id
+	}
+	for _, l := range [3][]v1.ContainerStatus{prev.ContainerStatuses, prev.InitContainerStatuses, prev.EphemeralContainerStatuses} {
+		for i := range l {
+			if is(l[i].ContainerID) {
+				return l[i].ContainerID
+			}
+			if t := l[i].LastTerminationState.Terminated; t != nil && is(t.ContainerID) {
+				return t.ContainerID
+			}
+		}
+	}
+	return ""
 }
 
 // The placeholders of the default waiting states (a pod without, with init
@@ -506,7 +593,13 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		}
 		if f.Enabled(features.InPlacePodVerticalScaling) {
 			if spec := containerSpec(c.pod, in.Name); spec != nil {
-				s.Resources = resourcesOf(spec, &s, in, o)
+				if r := &spec.Resources; r.Limits == nil && r.Requests == nil && r.Claims == nil {
+					// What resourcesOf returns then, without an
+					// allocation of its own.
+					s.Resources = c.mem.noResources()
+				} else {
+					s.Resources = resourcesOf(spec, &s, in, o)
+				}
 				s.AllocatedResources = spec.Resources.Requests
 				a |= aliasAllocated
 			}

@@ -245,7 +245,7 @@ func containersReady(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phas
 	}
 	if !unknown.empty() || !unready.empty() {
 		cond.Reason = ReasonContainersNotReady
-		cond.Message = namesMessage(&pod.Spec, "containers with unknown status: ", &unknown, "containers with unready status: ", &unready)
+		cond.Message = namesMessageAs(prevMessage(prev, v1.ContainersReady), &pod.Spec, "containers with unknown status: ", &unknown, "containers with unready status: ", &unready)
 		return cond
 	}
 	cond.Status = v1.ConditionTrue
@@ -285,6 +285,24 @@ func name(spec *v1.PodSpec, pos int) string {
 // allocates once (the message) for a message of up to 512 bytes, twice
 // beyond.
 func namesMessage(spec *v1.PodSpec, prefix1 string, set1 *posSet, prefix2 string, set2 *posSet) string {
+	return namesMessageAs("", spec, prefix1, set1, prefix2, set2)
+}
+
+// prevMessage is the message of prev's condition t ("" with none).
+func prevMessage(prev *v1.PodStatus, t v1.PodConditionType) string {
+	if prev == nil {
+		return ""
+	}
+	if c := find(prev.Conditions, t); c != nil {
+		return c.Message
+	}
+	return ""
+}
+
+// namesMessageAs is namesMessage returning same, without an allocation,
+// when the message is the same text (the previous status's message: it
+// mostly repeats).
+func namesMessageAs(same string, spec *v1.PodSpec, prefix1 string, set1 *posSet, prefix2 string, set2 *posSet) string {
 	var arr [512]byte
 	b := arr[:0]
 	if !set1.empty() {
@@ -295,6 +313,9 @@ func namesMessage(spec *v1.PodSpec, prefix1 string, set1 *posSet, prefix2 string
 			b = append(b, ", "...)
 		}
 		b = appendNames(append(b, prefix2...), spec, set2)
+	}
+	if string(b) == same {
+		return same
 	}
 	return string(b)
 }
@@ -449,7 +470,7 @@ func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1
 		}
 		cond.Status = v1.ConditionFalse
 		cond.Reason = ReasonContainersNotInitialized
-		cond.Message = namesMessage(&pod.Spec, "containers with unknown status: ", &unknown, "containers with incomplete status: ", &incomplete)
+		cond.Message = namesMessageAs(prevMessage(prev, v1.PodInitialized), &pod.Spec, "containers with unknown status: ", &unknown, "containers with incomplete status: ", &incomplete)
 	}
 	return cond
 }

@@ -43,8 +43,24 @@ func Ready(pod *v1.Pod) string {
 		return ""
 	}
 	r, t := ReadyCount(pod)
+	if r >= 0 && r < readyCells && t >= 0 && t < readyCells {
+		return readyCell[r][t]
+	}
 	return strconv.Itoa(r) + "/" + strconv.Itoa(t)
 }
+
+// readyCell holds the READY cells of up to readyCells-1 containers, made
+// once: a cell costs no allocation.
+const readyCells = 10
+
+var readyCell = func() (c [readyCells][readyCells]string) {
+	for r := range readyCells {
+		for t := range readyCells {
+			c[r][t] = strconv.Itoa(r) + "/" + strconv.Itoa(t)
+		}
+	}
+	return c
+}()
 
 // ReadyCount returns the two numbers of the READY cell as printPod counts
 // them:

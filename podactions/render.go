@@ -15,19 +15,36 @@ import (
 //	kill app (c-123): liveness probe failed, will be restarted [LivenessProbe]
 //
 // The zero Actions renders as "keep the pod as it is".
-func (a Actions) String() string {
-	var b strings.Builder
-	line := func(format string, args ...any) {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
+func (a Actions) String() string { return string(a.AppendString(nil)) }
+
+// AppendString appends String's text to b and returns the extended buffer,
+// for a caller that reuses a buffer (the simulator writes a decision per
+// sync and keeps the text only when it changed).
+func (a Actions) AppendString(b []byte) []byte {
+	start := len(b)
+	newline := func() {
+		if len(b) > start {
+			b = append(b, '\n')
 		}
-		fmt.Fprintf(&b, format, args...)
 	}
+	line := func(format string, args ...any) {
+		newline()
+		b = fmt.Appendf(b, format, args...)
+	}
+	var num [20]byte
 	switch {
 	case a.KillPod && a.CreateSandbox:
-		line("kill the pod and create sandbox attempt %d: %s", a.Attempt, a.SandboxMessage)
+		newline()
+		b = append(b, "kill the pod and create sandbox attempt "...)
+		b = append(b, strconv.AppendUint(num[:0], uint64(a.Attempt), 10)...)
+		b = append(b, ": "...)
+		b = append(b, a.SandboxMessage...)
 	case a.CreateSandbox:
-		line("create sandbox attempt %d: %s", a.Attempt, a.SandboxMessage)
+		newline()
+		b = append(b, "create sandbox attempt "...)
+		b = append(b, strconv.AppendUint(num[:0], uint64(a.Attempt), 10)...)
+		b = append(b, ": "...)
+		b = append(b, a.SandboxMessage...)
 	case a.KillPod && a.SandboxMessage != "":
 		line("kill the pod, no new sandbox: %s", a.SandboxMessage)
 	case a.KillPod:
@@ -38,21 +55,18 @@ func (a Actions) String() string {
 			return
 		}
 		// "start <what>: <name> (#<index>), ...", written in place.
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString("start ")
-		b.WriteString(what)
-		b.WriteString(": ")
+		newline()
+		b = append(b, "start "...)
+		b = append(b, what...)
+		b = append(b, ": "...)
 		for i, r := range rs {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(r.Name)
-			b.WriteString(" (#")
-			var num [20]byte
-			b.Write(strconv.AppendInt(num[:0], int64(r.Index), 10))
-			b.WriteByte(')')
+			b = append(b, r.Name...)
+			b = append(b, " (#"...)
+			b = strconv.AppendInt(b, int64(r.Index), 10)
+			b = append(b, ')')
 		}
 	}
 	refs("ephemeral containers", a.EphemeralContainersToStart)
@@ -98,10 +112,10 @@ func (a Actions) String() string {
 	if len(a.VolumesToDownsize) > 0 {
 		line("shrink emptyDir volumes: %s", strings.Join(a.VolumesToDownsize, ", "))
 	}
-	if b.Len() == 0 {
-		return "keep the pod as it is"
+	if len(b) == start {
+		b = append(b, "keep the pod as it is"...)
 	}
-	return b.String()
+	return b
 }
 
 // diff renders the memory (or cpu) values that change from r to want.

@@ -9,23 +9,26 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 )
 
-// sandboxIPs returns the pod IPs the kubelet's runtime manager reports
-// (determinePodSandboxIPs in pkg/kubelet/kuberuntime/kuberuntime_sandbox.go):
-// runtimestate.Pod.IPs.
-func sandboxIPs(st *runtimestate.Pod) []string {
-	return st.IPs()
-}
+// The pod IPs Compute starts from are those the kubelet's runtime manager
+// reports (determinePodSandboxIPs in
+// pkg/kubelet/kuberuntime/kuberuntime_sandbox.go): runtimestate.Pod.IPs,
+// read into a buffer with AppendIPs.
 
 // sortPodIPs mirrors Kubelet.sortPodIPs: the first IP of the node's family
 // (IPv4 with no node IP), then the first of the other family, each
 // re-written in canonical form.
 func sortPodIPs(podIPs, nodeIPs []string) []string {
+	return appendSortedPodIPs(make([]string, 0, 2), podIPs, nodeIPs)
+}
+
+// appendSortedPodIPs appends what sortPodIPs returns to out, for a caller
+// with a buffer.
+func appendSortedPodIPs(out, podIPs, nodeIPs []string) []string {
 	primaryV4 := true
 	if len(nodeIPs) > 0 {
 		a, ok := parseAddrSloppy(nodeIPs[0])
 		primaryV4 = ok && addrIsIPv4(a)
 	}
-	out := make([]string, 0, 2)
 	for _, wantV4 := range [2]bool{primaryV4, !primaryV4} {
 		for _, s := range podIPs {
 			a, ok := parseAddrSloppy(s)

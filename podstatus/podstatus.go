@@ -187,7 +187,9 @@ func describeBool(p *bool) string {
 //
 // A nil pod gives a zero Result; a nil st is a runtime that reports no
 // sandbox and no container. The result shares no memory with the
-// arguments. Compute ignores a key of opts that matches nothing (a probe
+// arguments (strings aside, which cannot change: a container ID or a
+// condition message the cached status holds with the same text is that
+// string). Compute ignores a key of opts that matches nothing (a probe
 // result keyed by container name instead of instance ID, say): call
 // opts.Validate(pod, st) first to have such keys reported.
 //
@@ -228,7 +230,15 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 	s := &r.Status
 
 	// 1. Pod IPs and QoS class.
-	for _, ip := range sortPodIPs(sandboxIPs(st), opts.NodeIPs) {
+	// The sandbox's IPs (see ips.go), then sorted; both lists in
+	// buffers on the stack: only PodIPs is allocated.
+	var ipBuf [4]string
+	var sortedBuf [2]string
+	sorted := appendSortedPodIPs(sortedBuf[:0], st.AppendIPs(ipBuf[:0]), opts.NodeIPs)
+	if len(sorted) > 0 {
+		s.PodIPs = make([]v1.PodIP, 0, len(sorted))
+	}
+	for _, ip := range sorted {
 		s.PodIPs = append(s.PodIPs, v1.PodIP{IP: ip})
 	}
 	if len(s.PodIPs) > 0 {

@@ -179,20 +179,37 @@ func (p *Pod) IPs() []string {
 	if s == nil || s.NoNetworkStatus {
 		return nil
 	}
-	var out []string
+	n := len(s.AdditionalIPs)
 	if s.IP != "" {
-		out = append(out, s.IP)
+		n++
 	}
-	out = append(out, s.AdditionalIPs...)
-	for _, ip := range out {
-		if _, ok := parseAddr(ip); !ok {
-			return nil
-		}
+	if n == 0 {
+		return nil
 	}
+	out := p.AppendIPs(make([]string, 0, n))
 	if len(out) == 0 {
 		return nil
 	}
 	return out
+}
+
+// AppendIPs appends what IPs returns to dst, for a caller with a buffer.
+func (p *Pod) AppendIPs(dst []string) []string {
+	s := p.ActiveSandbox()
+	if s == nil || s.NoNetworkStatus {
+		return dst
+	}
+	start := len(dst)
+	if s.IP != "" {
+		dst = append(dst, s.IP)
+	}
+	dst = append(dst, s.AdditionalIPs...)
+	for _, ip := range dst[start:] {
+		if _, ok := parseAddr(ip); !ok {
+			return dst[:start]
+		}
+	}
+	return dst
 }
 
 // Newest returns the newest instance named name in any sandbox, or nil

@@ -94,7 +94,10 @@ func (p *podSim) setDeletion(ts metav1.Time, grace int64, first bool) {
 		p.remove()
 		return
 	}
-	pod := p.pod.DeepCopy()
+	// A shallow copy: the spec, metadata and status are never changed
+	// in place, only replaced (see writeAPI).
+	pod := new(v1.Pod)
+	*pod = *p.pod
 	pod.DeletionTimestamp = &ts
 	pod.DeletionGracePeriodSeconds = &grace
 	if first {

@@ -136,9 +136,6 @@ func (s *syncer) ensureImage(c *v1.Container) bool {
 	m := &s.out.Memory
 	image := c.Image
 	im, listed := s.in.Images[image]
-	if s.pulled == nil {
-		s.pulled = map[string]int{}
-	}
 	n := s.in.ImagePulls[image] + s.pulled[image]
 	present := im.present(n)
 	fail := func(reason, msg string) bool {
@@ -168,6 +165,9 @@ func (s *syncer) ensureImage(c *v1.Container) bool {
 		return fail(reasonImagePullBackOff, msg)
 	}
 	p := im.pull(n)
+	if s.pulled == nil {
+		s.pulled = map[string]int{}
+	}
 	s.pulled[image]++
 	if listed {
 		s.call(Call{Method: "PullImage", Name: c.Name, Image: image, PullFailed: p.Fails}, p.Took.D())

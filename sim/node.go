@@ -44,6 +44,8 @@ type Node struct {
 	wake      wakeHeap
 	reporting []*podSim // pods with entries not reported yet
 	added     int
+	// arenas are the worker goroutines' entry arenas (arena).
+	arenas []*entryArena
 }
 
 // nodeState is what every pod of a node shares; read-only once the node
@@ -400,16 +402,21 @@ func (n *Node) run(due []*podSim, t time.Time) {
 		workers = len(due)
 	}
 	if workers <= 1 {
+		a := n.arena(0)
 		for _, p := range due {
+			p.arena = a
 			p.runUntil(t)
+			p.arena = nil
 		}
 		return
 	}
+	n.arena(workers - 1)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	next := 0
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
+		a := n.arenas[w]
 		go func() {
 			defer wg.Done()
 			for {
@@ -420,7 +427,9 @@ func (n *Node) run(due []*podSim, t time.Time) {
 				if i >= len(due) {
 					return
 				}
+				due[i].arena = a
 				due[i].runUntil(t)
+				due[i].arena = nil
 			}
 		}()
 	}

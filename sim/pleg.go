@@ -86,7 +86,8 @@ func (p *podSim) relistAt(t time.Time) {
 	for _, in := range p.rt.containers {
 		cur[in.c.ID] = plegState(in.c)
 	}
-	var events []string
+	events := p.events[:0]
+	defer func() { clear(events); p.events = events[:0] }()
 	died := map[string]bool{}
 	anyDied := false
 	ids := p.ids[:0]

@@ -21,8 +21,10 @@ import (
 // random numbers; the Node merges their entries in time order.
 type podSim struct {
 	node *nodeState // what every pod of the node shares, read-only
-	loop engine.Loop
-	rng  *rand.Rand
+	// arena is the entry arena of the worker running the pod (nil: none).
+	arena *entryArena
+	loop  engine.Loop
+	rng   *rand.Rand
 	// procRng draws what the script leaves random (procdraw.go), apart
 	// from the kubelet's own draws in rng.
 	procRng *rand.Rand
@@ -57,7 +59,8 @@ type podSim struct {
 	cacheTime time.Time
 	record    map[string]string
 	spare     map[string]string // the record's other map (relistAt)
-	ids       []string          // relistAt's buffer
+	ids       []string          // relistAt's buffers
+	events    []string
 	seen      bool
 	// pod worker
 	busy        bool
@@ -81,12 +84,29 @@ type podSim struct {
 	lastLine         string
 	lastLineWork     termination.WorkType
 	lastLineDecision string
-	grace            int64
-	finished         bool
-	created          map[string]int // instances created per container name
-	pulls            map[string]int // PullImage calls made per image
-	probes           []*prober
-	probesAdded      bool
+	// restartsCell is the last RESTARTS cell made and what it was made
+	// from (fillStatus).
+	restartsCell struct {
+		valid     bool
+		n         int
+		last, now time.Time
+		cell      string
+	}
+	// lastShowLine is the message of the last status entry (showLine).
+	lastShowLine struct {
+		column, ready, msg string
+		restarts           int32
+	}
+	grace    int64
+	finished bool
+	created  map[string]int // instances created per container name
+	pulls    map[string]int // PullImage calls made per image
+	// sandboxIP is the IP of the pod's sandboxes, imageRefs the image IDs
+	// by image (made once).
+	sandboxIP   string
+	imageRefs   map[string]string
+	probes      []*prober
+	probesAdded bool
 	// API object
 	api        *v1.PodStatus
 	apiGone    bool

@@ -146,6 +146,10 @@ func (p *podSim) syncLine(work termination.WorkType, decision string) string {
 	if p.lastLine != "" && work == p.lastLineWork && decision == p.lastLineDecision {
 		return p.lastLine
 	}
+	if m := &p.statusMemo; work == termination.SyncPod && m.lastLine != "" && decision == m.lastDecision {
+		p.lastLine, p.lastLineWork, p.lastLineDecision = m.lastLine, work, decision
+		return p.lastLine
+	}
 	msg := work.String()
 	if decision != "" {
 		msg += ": " + decision
@@ -192,6 +196,16 @@ func (sp *syncPlay) play(arg int64) {
 		sp.out = SyncOutput{}
 		sp.p.freePlay = sp
 		sp.p.finish(out, work)
+		// Nothing holds the played calls (entries have copies): the
+		// next sync appends to their list.
+		if calls := out.Calls; cap(calls) > 0 {
+			clear(calls)
+			sp.p.statusMemo.spareCalls = calls[:0]
+		}
+		if msgs := out.Messages; cap(msgs) > 0 {
+			clear(msgs)
+			sp.p.statusMemo.spareMessages = msgs[:0]
+		}
 		return
 	}
 	i := arg / 4

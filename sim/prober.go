@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,35 @@ type prober struct {
 	inFlight  bool
 	triggered bool
 	note      string
+	// lines are the result entries' messages made so far (resultLine).
+	lines []proberLine
+}
+
+type proberLine struct {
+	result  vocab.ProbeResult
+	note    string
+	seeding bool
+	msg     string
+}
+
+// resultLine is the message of the entry of result r: results repeat, so
+// each message is made once per worker.
+func (w *prober) resultLine(r vocab.ProbeResult) string {
+	for _, l := range w.lines {
+		if l.result == r && l.note == w.note && l.seeding == w.seeding {
+			return l.msg
+		}
+	}
+	var msg string
+	if w.seeding {
+		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
+	} else {
+		msg = fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
+	}
+	if len(w.lines) < 8 {
+		w.lines = append(w.lines, proberLine{result: r, note: w.note, seeding: w.seeding, msg: msg})
+	}
+	return msg
 }
 
 // addProbes is the probe manager's AddPod: one worker per probe of every
@@ -380,12 +410,9 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 	if r == vocab.ProbeNoResult {
 		return
 	}
-	msg := fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
-	if w.seeding {
-		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
-	}
-	e := p.log(KindProbe, p.loop.Now, msg)
-	e.Probe = &ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
+	e := p.log(KindProbe, p.loop.Now, w.resultLine(r))
+	e.Probe = p.newProbe()
+	*e.Probe = ProbeEntry{Container: w.container.Name, ID: id, Probe: w.kind, Result: r, Initial: w.seeding}
 	switch w.kind {
 	case "liveness":
 		if r != vocab.ProbeFailure {
@@ -421,17 +448,43 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 	if p.mem.Status == nil {
 		return
 	}
-	st := p.mem.Status.DeepCopy()
-	var cs *v1.ContainerStatus
-	for _, l := range [][]v1.ContainerStatus{st.ContainerStatuses, st.InitContainerStatuses} {
+	cur := p.mem.Status
+	init, idx := false, -1
+	for li, l := range [][]v1.ContainerStatus{cur.ContainerStatuses, cur.InitContainerStatuses} {
 		for i := range l {
 			if trimID(l[i].ContainerID) == id {
-				cs = &l[i]
+				init, idx = li == 1, i
 			}
 		}
 	}
-	if cs == nil || !change(cs) {
+	if idx < 0 {
 		return
+	}
+	list := func(st *v1.PodStatus) *[]v1.ContainerStatus {
+		if init {
+			return &st.InitContainerStatuses
+		}
+		return &st.ContainerStatuses
+	}
+	cs := (*list(cur))[idx]
+	if !change(&cs) {
+		return
+	}
+	var st *v1.PodStatus
+	if normalized(cur) {
+		// The new status shares what it does not change with the
+		// cached one (stored statuses are never changed in place, and
+		// storeStatus writes no time of a normalized status): only the
+		// container's list and the conditions are copies.
+		s := *cur
+		l := list(&s)
+		*l = slices.Clone(*l)
+		(*l)[idx] = cs
+		s.Conditions = slices.Clone(s.Conditions)
+		st = &s
+	} else {
+		st = cur.DeepCopy()
+		change(&(*list(st))[idx])
 	}
 	if readiness {
 		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.node.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})

@@ -2,7 +2,8 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +64,14 @@ func (r *fakeRuntime) refresh() {
 		r.runsByID = make(map[string]Run, len(r.containers))
 		r.logsMax = map[string]int{}
 	}
-	clear(r.runsByID)
+	// Kept entries are overwritten in place and only gone instances
+	// deleted: a Run is stored out of line in the map, so a fresh entry
+	// costs an allocation.
+	for id := range r.runsByID {
+		if r.find(id) == nil {
+			delete(r.runsByID, id)
+		}
+	}
 	for _, in := range r.containers {
 		r.runsByID[in.c.ID] = in.run
 	}
@@ -106,22 +114,79 @@ func (r *fakeRuntime) find(id string) *instance {
 
 // snapshot is what the runtime reports at now, newest first.
 func (r *fakeRuntime) snapshot(now time.Time) *runtimestate.Pod {
-	p := &runtimestate.Pod{UID: r.pod.UID, Name: r.pod.Name, Namespace: r.pod.Namespace, Timestamp: now}
-	p.Sandboxes = append([]runtimestate.Sandbox(nil), r.sandboxes...)
-	sort.SliceStable(p.Sandboxes, func(i, j int) bool {
-		a, b := p.Sandboxes[i], p.Sandboxes[j]
-		if a.Attempt != b.Attempt {
-			return a.Attempt > b.Attempt
+	// A pod with one sandbox and up to three instances, the usual case,
+	// gets one allocation for the three: its lists are exactly as long as
+	// their arrays, so nothing appended to them writes into another's.
+	var p *runtimestate.Pod
+	var cs []runtimestate.Container
+	if len(r.sandboxes) == 1 {
+		var sb []runtimestate.Sandbox
+		switch len(r.containers) {
+		case 0:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+			})
+			p, sb = &s.p, s.sb[:]
+		case 1:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [1]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
+		case 2:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [2]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
+		case 3:
+			s := new(struct {
+				p  runtimestate.Pod
+				sb [1]runtimestate.Sandbox
+				c  [3]runtimestate.Container
+			})
+			p, sb, cs = &s.p, s.sb[:], s.c[:0]
 		}
-		return a.CreatedAt.After(b.CreatedAt)
-	})
-	if len(r.containers) > 0 {
-		p.Containers = make([]runtimestate.Container, 0, len(r.containers))
+		if p != nil {
+			sb[0] = r.sandboxes[0]
+			p.Sandboxes = sb
+		}
 	}
+	if p == nil {
+		p = new(runtimestate.Pod)
+		p.Sandboxes = append([]runtimestate.Sandbox(nil), r.sandboxes...)
+		slices.SortStableFunc(p.Sandboxes, newestSandboxFirst)
+		if len(r.containers) > 0 {
+			cs = make([]runtimestate.Container, 0, len(r.containers))
+		}
+	}
+	p.UID, p.Name, p.Namespace, p.Timestamp = r.pod.UID, r.pod.Name, r.pod.Namespace, now
 	for i := len(r.containers) - 1; i >= 0; i-- {
-		p.Containers = append(p.Containers, r.containers[i].c)
+		cs = append(cs, r.containers[i].c)
 	}
+	p.Containers = cs
 	return p
+}
+
+// newestSandboxFirst orders sandboxes by attempt, then creation time,
+// newest first.
+func newestSandboxFirst(a, b runtimestate.Sandbox) int {
+	if a.Attempt != b.Attempt {
+		if a.Attempt > b.Attempt {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.CreatedAt.After(b.CreatedAt):
+		return -1
+	case b.CreatedAt.After(a.CreatedAt):
+		return 1
+	}
+	return 0
 }
 
 // runs maps each instance ID to its behaviour.
@@ -199,7 +264,7 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 	cc := c
 	cc.At = start.Add(c.At).Sub(p.node.start)
 	cc.Done = start.Add(c.Done).Sub(p.node.start)
-	e.Call = &cc
+	e.Call = p.newCall(cc)
 }
 
 func (p *podSim) apply(c Call, start time.Time) {
@@ -226,7 +291,10 @@ func (p *podSim) apply(c Call, start time.Time) {
 		if p.pod.Spec.HostNetwork {
 			sb.NetworkMode = runtimestate.NamespaceNode
 		} else {
-			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
+			if p.sandboxIP == "" {
+				p.sandboxIP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
+			}
+			sb.IP = p.sandboxIP
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
 	case "CreateContainer":
@@ -241,7 +309,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			Hash: c.Hash, RestartCount: c.RestartCount, CreatedAt: done}
 		if spec != nil {
 			in.c.Image = spec.Image
-			in.c.ImageRef = "sha256:" + spec.Image
+			in.c.ImageRef = p.imageRef(spec.Image)
 			// A container without requests or limits shows none in its
 			// status whatever the runtime reports (apistatus).
 			if r := spec.Resources; c.Kind != "ephemeral" && (len(r.Requests) > 0 || len(r.Limits) > 0) {
@@ -291,6 +359,20 @@ func (p *podSim) apply(c Call, start time.Time) {
 	}
 }
 
+// imageRef is the image ID the runtime reports for image, made once per
+// image.
+func (p *podSim) imageRef(image string) string {
+	if ref, ok := p.imageRefs[image]; ok {
+		return ref
+	}
+	if p.imageRefs == nil {
+		p.imageRefs = map[string]string{}
+	}
+	ref := "sha256:" + image
+	p.imageRefs[image] = ref
+	return ref
+}
+
 func (p *podSim) exit(in *instance, code int32, at time.Time) {
 	p.exitAs(in, code, at, exitReason(code))
 }
@@ -314,6 +396,7 @@ func (p *podSim) exitSeen(in *instance, code int32, at, seen time.Time, reason s
 	in.c.ExitCode = int(code)
 	in.c.Reason = reason
 	in.c.FinishedAt = at
-	e := p.log(KindExit, seen, fmt.Sprintf("%s %s exited with code %d", in.c.Name, in.c.ID, code))
-	e.Exit = &ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
+	e := p.log(KindExit, seen, in.c.Name+" "+in.c.ID+" exited with code "+strconv.Itoa(int(code)))
+	e.Exit = p.newExit()
+	*e.Exit = ExitEntry{Container: in.c.Name, ID: in.c.ID, ExitCode: code, Reason: in.c.Reason, Ended: at.Sub(p.node.start)}
 }

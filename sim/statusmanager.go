@@ -35,7 +35,19 @@ func (p *podSim) show(st v1.PodStatus, by string, gen int64) {
 	p.fillStatus(e, st)
 	e.Status.By = by
 	e.Status.Generation = gen
-	e.Message = e.Status.Column + " " + e.Status.Ready + " restarts " + strconv.FormatInt(int64(e.Status.Restarts), 10)
+	e.Message = p.showLine(e.Status)
+}
+
+// showLine is the message of a status entry: STATUS, READY and the
+// restart count. Statuses in a row often show the same, so the last line
+// is kept and used again.
+func (p *podSim) showLine(s *StatusEntry) string {
+	l := &p.lastShowLine
+	if l.msg == "" || l.column != s.Column || l.ready != s.Ready || l.restarts != s.Restarts {
+		l.column, l.ready, l.restarts = s.Column, s.Ready, s.Restarts
+		l.msg = s.Column + " " + s.Ready + " restarts " + strconv.FormatInt(int64(s.Restarts), 10)
+	}
+	return l.msg
 }
 
 // fillStatus attaches st, as kubectl shows it, to an entry.
@@ -45,9 +57,18 @@ func (p *podSim) fillStatus(e *Entry, st v1.PodStatus) {
 	// shares st.
 	view := *p.pod
 	view.Status = st
-	restarts, _ := kubectlstatus.RestartCount(&view)
-	e.Status = &StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
-		RestartsColumn: kubectlstatus.Restarts(&view, p.loop.Now), Status: st, Generation: p.pod.Generation}
+	restarts, last := kubectlstatus.RestartCount(&view)
+	// RESTARTS depends on the count, the last restart and the time only
+	// (kubectlstatus.Restarts): the status and API entries of a write
+	// share it.
+	rc := &p.restartsCell
+	if !rc.valid || rc.n != restarts || rc.last != last || rc.now != p.loop.Now {
+		rc.valid, rc.n, rc.last, rc.now = true, restarts, last, p.loop.Now
+		rc.cell = kubectlstatus.Restarts(&view, p.loop.Now)
+	}
+	e.Status = p.newStatusEntry()
+	*e.Status = StatusEntry{Ready: kubectlstatus.Ready(&view), Column: kubectlstatus.Compute(&view), Restarts: int32(restarts),
+		RestartsColumn: rc.cell, Status: st, Generation: p.pod.Generation}
 }
 
 // writeAPI writes the cached status to the API object, holding back a
@@ -87,10 +108,26 @@ func (p *podSim) writeAPI() {
 	p.pod = pod
 	st := &pod.Status
 	p.api = st
-	e := p.log(KindAPI, p.loop.Now, "status written: phase "+string(st.Phase))
+	e := p.log(KindAPI, p.loop.Now, statusWritten(st.Phase))
 	e.API = APIStatus
 	p.fillStatus(e, *st)
 	p.maybeDelete()
+}
+
+// statusWritten is the message of an API status write: the phases' are
+// constants, so a write allocates no message.
+func statusWritten(ph v1.PodPhase) string {
+	switch ph {
+	case v1.PodPending:
+		return "status written: phase Pending"
+	case v1.PodRunning:
+		return "status written: phase Running"
+	case v1.PodSucceeded:
+		return "status written: phase Succeeded"
+	case v1.PodFailed:
+		return "status written: phase Failed"
+	}
+	return "status written: phase " + string(ph)
 }
 
 // maybeDelete is the status manager's final delete (canBeDeleted).

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -427,6 +429,12 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 		return s.out
 	}
 	s.pod = in.Pod
+	if memo != nil {
+		// The call and message lists of a sync that has played out, to
+		// append to; kept for the next sync when this one adds nothing.
+		s.out.Calls, memo.spareCalls = memo.spareCalls, nil
+		s.out.Messages, memo.spareMessages = memo.spareMessages, nil
+	}
 	work := termination.SyncPod
 	if in.Memory.Worker != nil {
 		work = in.Memory.Worker.WorkType()
@@ -444,6 +452,12 @@ func runSync(in SyncInput, m Memory, memo *statusMemo) SyncOutput {
 	// generation, volume checks), so the pod relist after one sync never
 	// counts as newer than the next.
 	s.out.Duration = s.clock + syncOverhead
+	if memo != nil && len(s.out.Calls) == 0 {
+		memo.spareCalls, s.out.Calls = s.out.Calls, nil
+	}
+	if memo != nil && len(s.out.Messages) == 0 {
+		memo.spareMessages, s.out.Messages = s.out.Messages, nil
+	}
 	return s.out
 }
 
@@ -483,7 +497,108 @@ type statusMemo struct {
 	resize        ResizeConditions // the pointers: set* makes new conditions
 	phase         v1.PodPhase      // of the status generated
 	hits          int              // status steps skipped
+	// spareCalls is the call list of a sync that has played out (empty,
+	// its capacity kept), for the next sync's calls.
+	spareCalls    []Call
+	spareMessages []string
+	// keys are the back-off keys made so far (backOffKey).
+	keys []backOffKeyOf
+	// text is decision's buffer and lastDecision the last text it
+	// returned.
+	text         []byte
+	lastDecision string
+	// lastLine is the sync entry's line for lastDecision ("" when the
+	// decision has more than one line).
+	lastLine string
+	// decisions are the last texts made (a pod's decisions take turns:
+	// start, wait, kill), nextDecision the one to replace next.
+	decisions    [4]decisionText
+	nextDecision int
+	// failureLines are the start failures' lines made so far.
+	failureLines []failureLine
 }
+
+// backOffKeyOf is the back-off key of a container of a pod: the spec's
+// containers are never changed in place (a new spec has new ones), so the
+// pointer with the pod's identity stands for what the key hashes.
+type backOffKeyOf struct {
+	name, namespace string
+	uid             types.UID
+	c               *v1.Container
+	key             string
+}
+
+// backOffKey is restart.BackOffKey, made once per container of the spec.
+func (memo *statusMemo) backOffKey(pod *v1.Pod, c *v1.Container) string {
+	if memo == nil {
+		return restart.BackOffKey(pod, c)
+	}
+	for _, k := range memo.keys {
+		if k.c == c && k.name == pod.Name && k.namespace == pod.Namespace && k.uid == pod.UID {
+			return k.key
+		}
+	}
+	key := restart.BackOffKey(pod, c)
+	if len(memo.keys) >= 16 {
+		memo.keys = memo.keys[:0]
+	}
+	memo.keys = append(memo.keys, backOffKeyOf{name: pod.Name, namespace: pod.Namespace, uid: pod.UID, c: c, key: key})
+	return key
+}
+
+// decision is computePodActions' answer in words (Actions.String); most
+// syncs repeat the last one, whose string is then returned again.
+func (memo *statusMemo) decision(acts podactions.Actions) string {
+	if memo == nil {
+		return acts.String()
+	}
+	memo.text = acts.AppendString(memo.text[:0])
+	if string(memo.text) == memo.lastDecision {
+		return memo.lastDecision
+	}
+	for _, d := range memo.decisions {
+		if d.decision != "" && d.decision == string(memo.text) {
+			memo.lastDecision, memo.lastLine = d.decision, d.line
+			return memo.lastDecision
+		}
+	}
+	// The sync entry's line is made with the text, which is a substring
+	// of it when it is one line (syncLine).
+	prefix := termination.SyncPod.String() + ": "
+	line := prefix + string(memo.text)
+	if strings.IndexByte(line, '\n') < 0 {
+		memo.lastDecision, memo.lastLine = line[len(prefix):], line
+	} else {
+		memo.lastDecision, memo.lastLine = string(memo.text), ""
+	}
+	memo.decisions[memo.nextDecision] = decisionText{memo.lastDecision, memo.lastLine}
+	memo.nextDecision = (memo.nextDecision + 1) % len(memo.decisions)
+	return memo.lastDecision
+}
+
+// startFailureLine is the message of a start the back-off holds back:
+// "<name>: <message>", made once while it repeats.
+func (memo *statusMemo) startFailureLine(name, msg string) string {
+	if memo == nil {
+		return name + ": " + msg
+	}
+	for _, l := range memo.failureLines {
+		if l.name == name && l.msg == msg {
+			return l.line
+		}
+	}
+	line := name + ": " + msg
+	if len(memo.failureLines) >= 4 {
+		memo.failureLines = memo.failureLines[:0]
+	}
+	memo.failureLines = append(memo.failureLines, failureLine{name, msg, line})
+	return line
+}
+
+type failureLine struct{ name, msg, line string }
+
+// decisionText is a decision's text and its sync line.
+type decisionText struct{ decision, line string }
 
 // unchanged reports whether SyncPod's status step would store nothing, as
 // it last did; the phase is the one generated then.
@@ -602,6 +717,10 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 		return v1.PodStatus{}, err
 	}
 	switch {
+	case prev != nil && prev.StartTime != nil && wholeSecond(*prev.StartTime):
+		// Shared: normalizeStatus leaves a whole second as it is, and a
+		// stored status is never changed in place.
+		st.StartTime = prev.StartTime
 	case prev != nil && prev.StartTime != nil:
 		t := *prev.StartTime
 		st.StartTime = &t
@@ -622,14 +741,35 @@ func storeStatus(pod *v1.Pod, prev *v1.PodStatus, st v1.PodStatus, now time.Time
 	return normalizeStatus(st), nil
 }
 
+// wholeSecond reports whether cutting t to whole seconds would leave it
+// exactly as it is (normalizeStatus then does not write it).
+func wholeSecond(t metav1.Time) bool { return t.Truncate(time.Second) == t.Time }
+
 // normalizeStatus cuts every time in st to whole seconds, as the status
 // manager's normalizeStatus does.
 func normalizeStatus(st v1.PodStatus) v1.PodStatus {
-	cut := func(t *metav1.Time) {
-		if t != nil && !t.IsZero() {
+	statusTimes(&st, func(t *metav1.Time) {
+		if t != nil && !t.IsZero() && !wholeSecond(*t) {
 			*t = metav1.NewTime(t.Truncate(time.Second))
 		}
-	}
+	})
+	return st
+}
+
+// normalized reports whether normalizeStatus would leave every time of st
+// as it is (it then writes nothing, even through st's pointers).
+func normalized(st *v1.PodStatus) bool {
+	ok := true
+	statusTimes(st, func(t *metav1.Time) {
+		if t != nil && !t.IsZero() && !wholeSecond(*t) {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// statusTimes calls cut with each time of st that normalizeStatus cuts.
+func statusTimes(st *v1.PodStatus, cut func(*metav1.Time)) {
 	if st.StartTime != nil {
 		cut(st.StartTime)
 	}
@@ -650,5 +790,4 @@ func normalizeStatus(st v1.PodStatus) v1.PodStatus {
 			}
 		}
 	}
-	return st
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -67,9 +68,7 @@ func (s *syncer) syncPod() {
 		RestartAllContainers: restartAll,
 		Actuated:             actuated,
 	})
-	if d := acts.String(); d != "" {
-		s.out.Decision = d
-	}
+	s.out.Decision = s.memo.decision(acts)
 
 	if acts.KillPod {
 		t := s.planKill(termination.Options{
@@ -127,7 +126,16 @@ func (s *syncer) syncPod() {
 		// becomes True in the cached status right away, before any
 		// container starts. v1.35 writes it with the status after the sync.
 		if m.Status != nil && f.Version().Minor() >= 36 {
-			ready := *m.Status.DeepCopy()
+			// Only the conditions change: the rest is shared with the
+			// cached status when storeStatus writes none of its times
+			// (see patchStatus).
+			var ready v1.PodStatus
+			if normalized(m.Status) {
+				ready = *m.Status
+				ready.Conditions = slices.Clone(ready.Conditions)
+			} else {
+				ready = *m.Status.DeepCopy()
+			}
 			setCondition(&ready, v1.PodCondition{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue})
 			s.store(ready, "OnPodSandboxReady")
 		}
@@ -141,11 +149,11 @@ func (s *syncer) syncPod() {
 	startFailed := false
 	created := map[string]int{}
 	start := func(c *v1.Container, kind string) bool {
-		key := restart.BackOffKey(pod, c)
+		key := s.memo.backOffKey(pod, c)
 		d := cfg.Decide(pod, c, in.Runtime, m.BackOff[key], s.now())
 		if !d.Start {
 			m.StartFailures[c.Name] = vocab.StartFailure{Reason: d.Reason, Message: d.Message}
-			s.out.Messages = append(s.out.Messages, c.Name+": "+d.Message)
+			s.out.Messages = append(s.out.Messages, s.memo.startFailureLine(c.Name, d.Message))
 			if backOffUntil.IsZero() || d.Until.Before(backOffUntil) {
 				backOffUntil = d.Until
 			}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -177,7 +178,16 @@ func hasMountedVolumes(spec *v1.PodSpec) bool {
 // last that ever tried to start; and a pod that is not static is given a
 // terminal phase (a static pod keeps its phase).
 func terminatePod(pod *v1.Pod, st v1.PodStatus) v1.PodStatus {
-	st = *st.DeepCopy()
+	// The lists it changes, and the conditions storeStatus changes, are
+	// copies; the rest is shared when storeStatus writes none of its
+	// times (see patchStatus).
+	if normalized(&st) {
+		st.ContainerStatuses = slices.Clone(st.ContainerStatuses)
+		st.InitContainerStatuses = slices.Clone(st.InitContainerStatuses)
+		st.Conditions = slices.Clone(st.Conditions)
+	} else {
+		st = *st.DeepCopy()
+	}
 	unknown := func() v1.ContainerState {
 		return v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
 			Reason:   "ContainerStatusUnknown",

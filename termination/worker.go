@@ -175,6 +175,8 @@ type UpdateResult struct {
 // UpdatePod mirrors podWorkers.UpdatePod (pkg/kubelet/pod_workers.go): how
 // one update changes what the worker knows about a pod. prev is the state
 // before (nil: unknown UID); it is not modified. now stamps TerminatingAt.
+// The new state is prev itself when the update leaves it as it was (a
+// state is a value its holders replace, never change in place).
 //
 // In the kubelet's order:
 //  1. a runtime-only update that is not a kill is ignored;
@@ -194,18 +196,26 @@ type UpdateResult struct {
 // modelled. No gate changes the outcome.
 func UpdatePod(prev *WorkerState, u Update, now time.Time, f features.Set) UpdateResult {
 	if u.RuntimeOnly && u.Type != UpdateKill {
-		return UpdateResult{State: copyState(prev), Outcome: IgnoredRuntimeNotKill}
+		return UpdateResult{State: prev, Outcome: IgnoredRuntimeNotKill}
 	}
-	firstTime := prev == nil
 	var s WorkerState
+	res := updatePod(&s, prev, u, now, f)
+	res.State = keep(prev, &s)
+	return res
+}
+
+// updatePod is UpdatePod writing the new state to s; the result's State
+// is left to UpdatePod.
+func updatePod(s, prev *WorkerState, u Update, now time.Time, f features.Set) UpdateResult {
+	firstTime := prev == nil
 	if prev != nil {
-		s = *prev
+		*s = *prev
 	} else if !u.RuntimeOnly && u.Pod != nil &&
 		(u.Pod.Status.Phase == v1.PodFailed || u.Pod.Status.Phase == v1.PodSucceeded) &&
 		!u.CacheErr && cacheTerminal(u.Cached) {
-		s = WorkerState{TerminatingAt: now, TerminatedAt: now, StartedTerminating: true}
+		*s = WorkerState{TerminatingAt: now, TerminatedAt: now, StartedTerminating: true}
 	}
-	res := UpdateResult{State: &s, Outcome: Queued}
+	res := UpdateResult{Outcome: Queued}
 
 	pod := u.Pod
 	if pod == nil {
@@ -289,6 +299,16 @@ func copyState(s *WorkerState) *WorkerState {
 	return &c
 }
 
+// keep is the new state s as a pointer: prev itself when s equals it (a
+// state is a value its holders replace, never change in place), so that
+// an update or a sync that changes nothing allocates nothing.
+func keep(prev *WorkerState, s *WorkerState) *WorkerState {
+	if prev != nil && *prev == *s {
+		return prev
+	}
+	return copyState(s)
+}
+
 // SyncResult is how one run of the worker's sync function ended.
 type SyncResult struct {
 	// Err is true when it returned an error (including a cancellation):
@@ -305,16 +325,17 @@ type SyncResult struct {
 // completeTerminating (TerminatedAt), or completeTerminatingRuntimePod for
 // an orphan (runtimeOnly; the worker then forgets the pod: nil); from
 // terminated, completeTerminated (Finished). An error leaves the state as
-// it is. s is not modified; a nil s gives nil.
+// it is. s is not modified; a nil s gives nil, and the result is s itself
+// when nothing changes.
 func Complete(s *WorkerState, r SyncResult, runtimeOnly bool, now time.Time, f features.Set) *WorkerState {
 	_ = f
 	if s == nil {
 		return nil
 	}
-	out := *s
 	if r.Err {
-		return &out
+		return s
 	}
+	out := *s
 	switch s.WorkType() {
 	case TerminatedPod:
 		out.Finished = true
@@ -331,11 +352,12 @@ func Complete(s *WorkerState, r SyncResult, runtimeOnly bool, now time.Time, f f
 			out.StartedTerminating = true
 		}
 	}
-	return &out
+	return keep(s, &out)
 }
 
 // AcknowledgeTerminating mirrors acknowledgeTerminating: when the worker
-// picks up terminating work it marks StartedTerminating. s is not modified.
+// picks up terminating work it marks StartedTerminating. s is not modified
+// (the result is s itself when it was marked already).
 func AcknowledgeTerminating(s *WorkerState) *WorkerState {
 	if s == nil {
 		return nil
@@ -344,7 +366,7 @@ func AcknowledgeTerminating(s *WorkerState) *WorkerState {
 	if !out.TerminatingAt.IsZero() {
 		out.StartedTerminating = true
 	}
-	return &out
+	return keep(s, &out)
 }
 
 // Queries are the pod worker's answers to the rest of the kubelet about one

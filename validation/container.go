@@ -24,9 +24,16 @@ func lifecycleAndProbes(c *v1.Container, gracePeriod *int64, path *field.Path) f
 			errs = append(errs, lifecycleHandler(l.PreStop, gracePeriod, lp.Child("preStop"))...)
 		}
 	}
-	errs = append(errs, probe(c.LivenessProbe, liveness, path.Child("livenessProbe"))...)
-	errs = append(errs, probe(c.ReadinessProbe, readiness, path.Child("readinessProbe"))...)
-	errs = append(errs, probe(c.StartupProbe, startup, path.Child("startupProbe"))...)
+	// A probe's path is made only for a probe that is set.
+	if c.LivenessProbe != nil {
+		errs = append(errs, probe(c.LivenessProbe, liveness, path.Child("livenessProbe"))...)
+	}
+	if c.ReadinessProbe != nil {
+		errs = append(errs, probe(c.ReadinessProbe, readiness, path.Child("readinessProbe"))...)
+	}
+	if c.StartupProbe != nil {
+		errs = append(errs, probe(c.StartupProbe, startup, path.Child("startupProbe"))...)
+	}
 	return errs
 }
 
@@ -66,9 +73,8 @@ func probe(p *v1.Probe, kind probeKind, path *field.Path) field.ErrorList {
 			errs = append(errs, field.Invalid(path.Child(f.name), int64(f.value), isNegative))
 		}
 	}
-	tp := path.Child("terminationGracePeriodSeconds")
 	if g := p.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
-		errs = append(errs, field.Invalid(tp, *g, "must be greater than 0"))
+		errs = append(errs, field.Invalid(path.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
 	}
 	switch kind {
 	case liveness, startup:
@@ -79,7 +85,7 @@ func probe(p *v1.Probe, kind probeKind, path *field.Path) field.ErrorList {
 		}
 	case readiness:
 		if g := p.TerminationGracePeriodSeconds; g != nil {
-			errs = append(errs, field.Invalid(tp, *g, "must not be set for readinessProbes"))
+			errs = append(errs, field.Invalid(path.Child("terminationGracePeriodSeconds"), *g, "must not be set for readinessProbes"))
 		}
 	}
 	return errs

@@ -91,14 +91,13 @@ func podSpec(spec *v1.PodSpec, path *field.Path) field.ErrorList {
 		errs = append(errs, podResources(spec, path)...)
 	}
 
-	rp := path.Child("restartPolicy")
 	switch spec.RestartPolicy {
 	case v1.RestartPolicyAlways, v1.RestartPolicyOnFailure, v1.RestartPolicyNever:
 	case "":
-		errs = append(errs, field.Required(rp,
+		errs = append(errs, field.Required(path.Child("restartPolicy"),
 			`the API server defaults an empty restartPolicy to "Always", so a pod it stores always has one; set it explicitly`))
 	default:
-		errs = append(errs, field.NotSupported(rp, spec.RestartPolicy, podRestartPolicies))
+		errs = append(errs, field.NotSupported(path.Child("restartPolicy"), spec.RestartPolicy, podRestartPolicies))
 	}
 
 	if d := spec.ActiveDeadlineSeconds; d != nil && (*d < 1 || *d > math.MaxInt32) {
@@ -240,25 +239,30 @@ func uniqueName(name string, names map[string]bool, path *field.Path) field.Erro
 // pod-only validateContainerOnlyForPod) that apply to every kind of
 // container.
 func containerCommon(c *v1.Container, podRestartPolicy v1.RestartPolicy, path *field.Path) field.ErrorList {
+	// Field paths are made only for an error, or for a part that is set:
+	// a valid pod costs few allocations.
 	var errs field.ErrorList
-	np := path.Child("name")
 	if c.Name == "" {
-		errs = append(errs, field.Required(np, ""))
-	} else {
-		for _, msg := range validation.IsDNS1123Label(c.Name) {
+		errs = append(errs, field.Required(path.Child("name"), ""))
+	} else if msgs := validation.IsDNS1123Label(c.Name); len(msgs) > 0 {
+		np := path.Child("name")
+		for _, msg := range msgs {
 			errs = append(errs, field.Invalid(np, c.Name, msg))
 		}
 	}
 
-	ip := path.Child("image")
 	switch {
 	case c.Image == "":
-		errs = append(errs, field.Required(ip, ""))
+		errs = append(errs, field.Required(path.Child("image"), ""))
 	case len(c.Image) != len(strings.TrimSpace(c.Image)):
-		errs = append(errs, field.Invalid(ip, c.Image, "must not have leading or trailing whitespace"))
+		errs = append(errs, field.Invalid(path.Child("image"), c.Image, "must not have leading or trailing whitespace"))
 	}
 
-	errs = append(errs, containerResources(&c.Resources, path.Child("resources"))...)
-	errs = append(errs, resizePolicy(c.ResizePolicy, podRestartPolicy, path.Child("resizePolicy"))...)
+	if len(c.Resources.Limits) > 0 || len(c.Resources.Requests) > 0 {
+		errs = append(errs, containerResources(&c.Resources, path.Child("resources"))...)
+	}
+	if len(c.ResizePolicy) > 0 {
+		errs = append(errs, resizePolicy(c.ResizePolicy, podRestartPolicy, path.Child("resizePolicy"))...)
+	}
 	return errs
 }
