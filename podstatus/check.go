@@ -454,14 +454,20 @@ func completedBefore(cs *v1.ContainerStatus) bool {
 	return t != nil && t.ExitCode == 0
 }
 
-// runningInTerminal reports each container status of a terminal API
-// status whose state is running (see RecomputeOptions.FromAPI).
+// runningInTerminal reports each init or regular container status of a
+// terminal API status whose state is running (see
+// RecomputeOptions.FromAPI). Ephemeral containers are left out: when the
+// status manager refused every status SyncTerminatingPod generated
+// (checkContainerStateTransition), TerminatePod writes the cached one
+// with the init and regular containers it could not see stop marked
+// terminated, but leaves the ephemeral containers' states as they were
+// (status_manager.go TerminatePod), running included.
 func runningInTerminal(s *v1.PodStatus) []Mismatch {
 	var out []Mismatch
 	for _, l := range []struct {
 		path string
 		list []v1.ContainerStatus
-	}{{"status.initContainerStatuses", s.InitContainerStatuses}, {"status.containerStatuses", s.ContainerStatuses}, {"status.ephemeralContainerStatuses", s.EphemeralContainerStatuses}} {
+	}{{"status.initContainerStatuses", s.InitContainerStatuses}, {"status.containerStatuses", s.ContainerStatuses}} {
 		for i := range l.list {
 			if cs := &l.list[i]; cs.State.Running != nil {
 				out = append(out, Mismatch{Field: fmt.Sprintf("%s[%s].state", l.path, cs.Name), Status: "running", Kubelet: "terminated",

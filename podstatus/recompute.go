@@ -24,7 +24,8 @@ type RecomputeOptions struct {
 	// yaml), which the status manager wrote (status_manager.go syncPod,
 	// mergePodStatus), not its cached status (SetPodStatus, the kubelet's
 	// /pods endpoint for a static pod). Check then also reports a terminal
-	// phase beside a running container: mergePodStatus holds a terminal
+	// phase beside a running init or regular container (an ephemeral one
+	// can stay running through TerminatePod): mergePodStatus holds a terminal
 	// phase back while the pod worker says a container could still run,
 	// and SyncTerminatingPod has stopped every container before that
 	// changes. The cache holds such a status (SyncPod stores Failed for a
