@@ -177,7 +177,10 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
 	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst, prev)
-	c.mem.chunk = max(4, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+len(pod.Spec.EphemeralContainers))
+	// A status holds at most two state objects of a kind (its state and
+	// its last state), so a pod of one container needs arrays of two.
+	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
+	c.mem.chunk = min(max(4, containers), 2*containers)
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 

@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"time"
+	"unsafe"
+)
+
 // entryArena hands out the objects entries point to (Entry.Status, Call,
 // Exit, Probe) from arrays allocated a chunk at a time, as apistatus does
 // for container states: an entry's object is still its own (no two
@@ -12,10 +17,56 @@ type entryArena struct {
 	call   chunks[Call]
 	exit   chunks[ExitEntry]
 	probe  chunks[ProbeEntry]
+	// entries holds the entries of the pods the worker ran in this step,
+	// each pod's side by side (runPod): the pods share one list, emptied
+	// when the step is reported, rather than each keeping one as long
+	// as the entries it logs in a step (a minute of Simulate's), for the
+	// whole run.
+	entries []Entry
 }
 
-// arenaChunk is the number of objects per array.
-const arenaChunk = 16
+// entrySpare is the least room left in an arena's entry list for a pod to
+// log into; below it the next pod gets a new list.
+const entrySpare = 256
+
+// runPod runs p to t with the arena: its entries, the ones it already
+// has first, are logged into a.entries, and the pod's list is the part
+// it filled (a pod that outgrows the room left keeps a list of its own).
+func (a *entryArena) runPod(p *podSim, t time.Time) {
+	if cap(a.entries)-len(a.entries) < entrySpare+len(p.entries) {
+		a.entries = make([]Entry, 0, max(4*entrySpare, 2*cap(a.entries), len(p.entries)+entrySpare))
+	}
+	start := len(a.entries)
+	a.entries = append(a.entries, p.entries...)
+	p.entries = a.entries[start:]
+	p.arena = a
+	p.runUntil(t)
+	p.arena = nil
+	n := len(p.entries)
+	switch {
+	case n == 0:
+		p.entries = nil
+		a.entries = a.entries[:start]
+	case unsafe.SliceData(p.entries) == unsafe.SliceData(a.entries[start:]):
+		a.entries = a.entries[:start+n]
+		// Capped: nothing appended later writes into the arena's list.
+		p.entries = p.entries[:n:n]
+	default:
+		a.entries = a.entries[:start]
+	}
+}
+
+// reported empties the arena's entry list once its entries are merged.
+func (a *entryArena) reported() {
+	clear(a.entries)
+	a.entries = a.entries[:0]
+}
+
+// arenaBytes is the size of an array: as many objects as fit in one of
+// the allocator's 8 KiB size classes (17 status entries, 34 calls), so
+// that little of the block is wasted (16 status entries took 7,424 bytes
+// of an 8,192-byte block).
+const arenaBytes = 8192
 
 type chunks[T any] struct{ free []T }
 
@@ -26,7 +77,8 @@ func take[T any](a *entryArena, pick func(*entryArena) *chunks[T]) *T {
 	}
 	c := pick(a)
 	if len(c.free) == 0 {
-		c.free = make([]T, arenaChunk)
+		var zero T
+		c.free = make([]T, max(1, arenaBytes/int(unsafe.Sizeof(zero))))
 	}
 	t := &c.free[0]
 	c.free = c.free[1:]

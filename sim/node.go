@@ -380,14 +380,18 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
 	r.Entries = mergeEntries(dst, n.reporting)
 	for _, p := range n.reporting {
-		clear(p.entries)
-		p.entries = p.entries[:0]
+		// The list is the worker arena's, or its own: dropped either way
+		// (a pod logs into an arena when it next runs).
+		p.entries = nil
 		r.Syncs += p.syncs
 		p.syncs = 0
 		p.reporting = false
 	}
 	clear(n.reporting)
 	n.reporting = n.reporting[:0]
+	for _, a := range n.arenas {
+		a.reported()
+	}
 	r.Wake, _ = n.Wake()
 	return r
 }
@@ -404,9 +408,7 @@ func (n *Node) run(due []*podSim, t time.Time) {
 	if workers <= 1 {
 		a := n.arena(0)
 		for _, p := range due {
-			p.arena = a
-			p.runUntil(t)
-			p.arena = nil
+			a.runPod(p, t)
 		}
 		return
 	}
@@ -427,9 +429,7 @@ func (n *Node) run(due []*podSim, t time.Time) {
 				if i >= len(due) {
 					return
 				}
-				due[i].arena = a
-				due[i].runUntil(t)
-				due[i].arena = nil
+				a.runPod(due[i], t)
 			}
 		}()
 	}

@@ -195,6 +195,7 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 	}
 	var ds []delivery
 	sims := make([]*podSim, len(pods))
+	keys := make(map[string]struct{}, len(pods))
 	for i, in := range pods {
 		if in.Pod == nil {
 			return nil, fmt.Errorf("sim: pod %d is nil", i)
@@ -203,11 +204,12 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, q := range sims[:i] {
-			if q.key == p.key {
-				return nil, fmt.Errorf("sim: two pods named %s", p.key)
-			}
+		// A set, not a scan of the pods before: 10,000 pods took 50
+		// million comparisons.
+		if _, dup := keys[p.key]; dup {
+			return nil, fmt.Errorf("sim: two pods named %s", p.key)
 		}
+		keys[p.key] = struct{}{}
 		sims[i] = p
 		at := max(in.At.D(), 0)
 		ds = append(ds, delivery{at: at, pod: i, action: -1})

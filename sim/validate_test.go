@@ -53,3 +53,19 @@ func TestSyncInputValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateTwoPodsSameName: Simulate refuses a second pod of a name
+// already given (checked with a set of the names seen, not a scan), also
+// when another pod comes between the two.
+func TestSimulateTwoPodsSameName(t *testing.T) {
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}}
+	pods := []sim.PodInput{{Pod: apiPod("a", spec)}, {Pod: apiPod("b", spec)}, {Pod: apiPod("c", spec)}}
+	if _, err := sim.Simulate(sim.Config{Seed: 1, For: sim.Duration(time.Second)}, pods); err != nil {
+		t.Fatalf("three names: %v", err)
+	}
+	pods[2].Pod = apiPod("a", spec)
+	_, err := sim.Simulate(sim.Config{Seed: 1, For: sim.Duration(time.Second)}, pods)
+	if err == nil || !strings.Contains(err.Error(), "two pods named") || !strings.Contains(err.Error(), "/a") {
+		t.Fatalf("a, b, a: got %v, want two pods named …/a", err)
+	}
+}
