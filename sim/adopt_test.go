@@ -184,3 +184,41 @@ func TestAdoptPodBeingDeleted(t *testing.T) {
 		t.Fatalf("stopped %v, deleted %v: want the container stopped and the object deleted\n%s", stopped, deleted, (&sim.Timeline{Entries: r.Entries}).Events())
 	}
 }
+
+// A process adopted running whose scripted exit (ExitAfter from its start)
+// is already past when the new kubelet starts exits then, at the
+// adoption, not back in time: scheduleOwnExit's "at now at the earliest".
+// Plant: the clamp applied only to exits more than a second in the past.
+func TestAdoptPodOverdueExitAtAdoption(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{RestartPolicy: v1.RestartPolicyNever, Containers: []v1.Container{{Name: "app", Image: "nginx"}}})
+	seen, at := runUntilStatus(t, 1, pod, sim.Script{}, time.Minute, func(st v1.PodStatus) bool {
+		return len(st.ContainerStatuses) == 1 && st.ContainerStatuses[0].State.Running != nil
+	})
+	started := seen.Status.ContainerStatuses[0].State.Running.StartedAt.Time
+	start := at.Add(30 * time.Second)
+	// The script says the process exits less than a second before the
+	// adoption, in the second before the adoption's (the status keeps
+	// whole seconds).
+	overdue := start.Sub(start.Truncate(time.Second)) + 100*time.Millisecond
+	if overdue >= time.Second {
+		t.Fatalf("adoption at %s: too close to the next second for this test", start)
+	}
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sim.Duration(start.Sub(started) - overdue), ExitCode: 3}}}}}
+	n := sim.NewNode(sim.Config{Seed: 7, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(n.Start(), seen, script); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(n.Start().Add(time.Minute))
+	for _, e := range r.Entries {
+		if e.Kind != sim.KindAPI || e.API != sim.APIStatus {
+			continue
+		}
+		if term := e.Status.Status.ContainerStatuses[0].State.Terminated; term != nil {
+			if term.ExitCode != 3 || term.FinishedAt.Time.Before(start.Truncate(time.Second)) {
+				t.Fatalf("terminated %+v, want exit code 3 finished at the adoption (%s) or later\n%s", term, start, (&sim.Timeline{Entries: r.Entries}).Events())
+			}
+			return
+		}
+	}
+	t.Fatalf("the process never exited after the adoption\n%s", (&sim.Timeline{Entries: r.Entries}).Events())
+}

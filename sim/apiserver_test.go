@@ -46,6 +46,8 @@ func TestAPIDeleteGrace(t *testing.T) {
 	pod := &v1.Pod{Spec: v1.PodSpec{NodeName: "n", TerminationGracePeriodSeconds: i64(20)}}
 	unscheduled := &v1.Pod{Spec: v1.PodSpec{TerminationGracePeriodSeconds: i64(20)}}
 	noGrace := &v1.Pod{Spec: v1.PodSpec{NodeName: "n"}}
+	// A negative terminationGracePeriodSeconds (not defaulted) becomes 1.
+	negative := &v1.Pod{Spec: v1.PodSpec{NodeName: "n", TerminationGracePeriodSeconds: i64(-5)}}
 	for _, c := range []struct {
 		pod   *v1.Pod
 		phase v1.PodPhase
@@ -59,6 +61,7 @@ func TestAPIDeleteGrace(t *testing.T) {
 		{pod, v1.PodSucceeded, 5, 0},
 		{pod, v1.PodFailed, -1, 0},
 		{unscheduled, v1.PodPending, 7, 0},
+		{negative, v1.PodRunning, -1, 1},
 	} {
 		if got := sim.APIDeleteGrace(c.pod, c.phase, c.req); got != c.want {
 			t.Errorf("%s, phase %s, requested %d: grace %d, want %d", c.pod.Spec.NodeName, c.phase, c.req, got, c.want)

@@ -174,3 +174,21 @@ func TestCreateInRemovedSandboxFails(t *testing.T) {
 		}
 	}
 }
+
+// A pod carrying the mirror-pod annotation is critical
+// (kubelettypes.IsCriticalPod: IsMirrorPod), so the eviction manager never
+// evicts it, whatever its priority. Plant: criticalPod ignoring the
+// annotation.
+func TestEvictMirrorPodRefused(t *testing.T) {
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}
+	mirror := apiPod("mirror", spec)
+	mirror.Annotations = map[string]string{v1.MirrorPodAnnotationKey: "abc"}
+	tl := run(t, sim.Config{Seed: 1, For: sec(30)}, sim.PodInput{Pod: mirror,
+		Actions: []sim.Action{{At: sec(10), Evict: &sim.Eviction{}}}})
+	if e, ok := tl.First("mirror", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" }); ok {
+		t.Fatalf("a mirror pod was evicted (StopContainer at %s)\n%s", e.At, tl.Events())
+	}
+	if a, ok := tl.First("mirror", func(e sim.Entry) bool { return e.Kind == sim.KindAction && e.At == 10*time.Second }); !ok || !strings.Contains(a.Message, "critical") {
+		t.Fatalf("the refused eviction's entry %q does not say why\n%s", a.Message, tl.Events())
+	}
+}

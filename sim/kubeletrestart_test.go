@@ -188,3 +188,26 @@ func TestRestartKubeletOrphan(t *testing.T) {
 		}
 	}
 }
+
+// After a restart of the kubelet its status manager's sweep (every 10 s,
+// status_manager.go syncBatch on its syncPeriod ticker) runs within 10 s
+// of the new process's start: a pod the kubelet finished before the
+// restart, deleted (grace 0 for a Succeeded pod) with a finalizer holding
+// the object just after the kubelet came back, is deleted by the kubelet
+// within 10 s of its start. Plant: the new sweep's phase drawn over 20 s.
+func TestRestartKubeletStatusSweepWithin10s(t *testing.T) {
+	pod := apiPod("held", v1.PodSpec{RestartPolicy: v1.RestartPolicyNever, Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	pod.Finalizers = []string{"example.com/hold"}
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(2)}}}}}
+	down := sec(5)
+	for seed := uint64(1); seed <= 16; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(60)}, sim.PodInput{Pod: pod, Script: script,
+			Actions: []sim.Action{{At: sec(10), RestartKubelet: &down}, {At: sec(15.1), Delete: i64(-1)}}})
+		e, ok := tl.First("held", func(x sim.Entry) bool {
+			return x.Kind == sim.KindAPI && strings.HasPrefix(x.Message, "kubelet deleted the API object")
+		})
+		if !ok || e.At < 15100*time.Millisecond || e.At >= 25*time.Second {
+			t.Fatalf("seed %d: the kubelet deleted the object at %s (found %v), want by its first sweep, within 10 s of its start at 15s\n%s", seed, e.At, ok, tl.Events())
+		}
+	}
+}

@@ -223,3 +223,24 @@ func mustYAML(t *rapid.T, pod *v1.Pod) []byte {
 	}
 	return b
 }
+
+// A hostNetwork pod's assumed running state has its sandbox in the node's
+// network namespace (the mode the kubelet created it with), so the resize
+// is the same as for any pod: no sandbox change, worker resized in place.
+// Plant: steadyState leaving the sandbox in POD mode (SandboxChanged then
+// reports a network namespace change and the kubelet would kill the pod).
+func TestExplainResizeHostNetwork(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	m := strings.Replace(resizeManifest, "spec:\n", "spec:\n  hostNetwork: true\n", 1)
+	if err := os.WriteFile(f, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "worker:limits.cpu=2"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "in place: UpdateContainerResources(worker) with cpu request 250m limit 2000m (was 250m, 1000m), memory as last actuated; no restart"
+	if !strings.Contains(out, want) || strings.Contains(out, "network namespace") {
+		t.Errorf("explain --resize of a hostNetwork pod lacks %q (or mentions a network namespace change):\n%s", want, out)
+	}
+}
