@@ -105,9 +105,10 @@ func (p *podSim) scheduleOwnExit(in *instance, now time.Time) {
 func (p *podSim) startKubelet() {
 	now := p.loop.Now
 	// The new process's loops: the PLEG relists and the container GC runs
-	// at its start (gcFromStart), housekeeping ticks with every second sync
-	// tick (syncTicks), the other phases are drawn from the seed and the
-	// start time (the same for every pod restarted at that time).
+	// at its start (gcFromStart), the status manager sweeps 10 s after it,
+	// housekeeping ticks with every second sync tick (syncTicks), the sync
+	// tick's phase is drawn from the seed and the start time (the same for
+	// every pod restarted at that time).
 	cfg := p.node.cfg
 	rng := rand.New(rand.NewPCG(cfg.Seed^0x2545f4914f6cdd1d, uint64(now.UnixNano())))
 	ph := func(period time.Duration) time.Time { return now.Add(time.Duration(rng.Float64() * float64(period))) }
@@ -116,7 +117,11 @@ func (p *podSim) startKubelet() {
 	st.clocks.Relist = now
 	st.clocks.Tick, st.clocks.Housekeep = syncTicks(ph(time.Second), rng.Float64())
 	st.clocks.GC = gcFromStart(now)
-	st.clocks.StatusSync = ph(10 * time.Second)
+	// The status manager's ticker starts with the process, just before
+	// the PLEG's first relist (kubelet.go Run: statusManager.Start, then
+	// pleg.Start); its first sweep comes a whole period later
+	// (status_manager.go Start: time.NewTicker).
+	st.clocks.StatusSync = now.Add(10 * time.Second)
 	p.node = &st
 	p.log(KindSync, now, "kubelet started: the first relist reports every container; the pod comes from its source again").Work = "kubelet started"
 	p.down = false
