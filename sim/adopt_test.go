@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -222,3 +223,70 @@ func TestAdoptPodOverdueExitAtAdoption(t *testing.T) {
 	}
 	t.Fatalf("the process never exited after the adoption\n%s", (&sim.Timeline{Entries: r.Entries}).Events())
 }
+
+// What AdoptPod reads off an API status that is not complete: a container
+// status without an image gets the spec's, a status for a container the
+// spec does not have is dropped, a running container with requests
+// reports its resources, and the next instance of a container counts on
+// from the status's restart count; two pods adopted at once are both
+// adopted.
+func TestAdoptPodFillsTheStatusGaps(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	running := func(name string, restarts int32, started time.Time) v1.ContainerStatus {
+		return v1.ContainerStatus{Name: name, ContainerID: "containerd://" + name + "-x", RestartCount: restarts, Ready: true, Started: ptrBool(true),
+			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.NewTime(started)}}}
+	}
+	adopted := func(name string) *v1.Pod {
+		p := apiPod(name, v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox",
+			Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}}}}})
+		p.Status = v1.PodStatus{Phase: v1.PodRunning, StartTime: &metav1.Time{Time: start.Add(-time.Minute)},
+			Conditions: []v1.PodCondition{{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}},
+			ContainerStatuses: []v1.ContainerStatus{running("app", 3, start.Add(-30*time.Second)), running("ghost", 0, start.Add(-30*time.Second))}}
+		return p
+	}
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{}, {}, {}, {ExitAfter: sec(40), ExitCode: 1}, {}}}}}
+	n := sim.NewNode(sim.Config{Seed: 3, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	for _, name := range []string{"one", "two"} {
+		if err := n.AdoptPod(start, adopted(name), script); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := n.Advance(start.Add(time.Minute))
+	first := map[string]*v1.PodStatus{}
+	restarted := map[string]int32{}
+	for _, e := range r.Entries {
+		if e.Kind != sim.KindAPI || e.API != sim.APIStatus || e.Status == nil {
+			continue
+		}
+		st := &e.Status.Status
+		if first[e.Pod] == nil {
+			first[e.Pod] = st
+		}
+		for _, cs := range st.ContainerStatuses {
+			if cs.Name == "app" && cs.State.Running != nil && cs.RestartCount > 3 {
+				restarted[e.Pod] = cs.RestartCount
+			}
+		}
+	}
+	for _, name := range []string{"one", "two"} {
+		st := first[name]
+		if st == nil {
+			t.Fatalf("%s: no status written\n%s", name, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		if len(st.ContainerStatuses) != 1 || st.ContainerStatuses[0].Name != "app" {
+			t.Fatalf("%s: container statuses %+v, want app alone (ghost is not in the spec)", name, st.ContainerStatuses)
+		}
+		cs := st.ContainerStatuses[0]
+		if cs.Image != "busybox" {
+			t.Errorf("%s: image %q, want the spec's busybox", name, cs.Image)
+		}
+		if cs.Resources == nil || cs.Resources.Requests.Cpu().MilliValue() != 100 {
+			t.Errorf("%s: resources %+v, want the running container's cpu request 100m", name, cs.Resources)
+		}
+		if restarted[name] != 4 {
+			t.Errorf("%s: the instance after the adopted one (restart count 3) has restart count %d, want 4", name, restarted[name])
+		}
+	}
+}
+
+func ptrBool(b bool) *bool { return &b }
