@@ -240,7 +240,7 @@ func TestAdoptPodFillsTheStatusGaps(t *testing.T) {
 		p := apiPod(name, v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox",
 			Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}}}}})
 		p.Status = v1.PodStatus{Phase: v1.PodRunning, StartTime: &metav1.Time{Time: start.Add(-time.Minute)},
-			Conditions: []v1.PodCondition{{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}},
+			Conditions:        []v1.PodCondition{{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}},
 			ContainerStatuses: []v1.ContainerStatus{running("app", 3, start.Add(-30*time.Second)), running("ghost", 0, start.Add(-30*time.Second))}}
 		return p
 	}
