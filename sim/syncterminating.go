@@ -135,18 +135,23 @@ func hasMountedVolumes(spec *v1.PodSpec) bool {
 	if len(spec.Volumes) == 0 {
 		return false
 	}
-	names := make(map[string]bool, len(spec.Volumes))
-	for i := range spec.Volumes {
-		names[spec.Volumes[i].Name] = true
+	// A pod has a few volumes: a scan, no map made on the sync's path.
+	declared := func(name string) bool {
+		for i := range spec.Volumes {
+			if spec.Volumes[i].Name == name {
+				return true
+			}
+		}
+		return false
 	}
 	uses := func(mounts []v1.VolumeMount, devices []v1.VolumeDevice) bool {
 		for _, m := range mounts {
-			if names[m.Name] {
+			if declared(m.Name) {
 				return true
 			}
 		}
 		for _, d := range devices {
-			if names[d.Name] {
+			if declared(d.Name) {
 				return true
 			}
 		}
