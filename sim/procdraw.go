@@ -24,15 +24,13 @@ func (p *podSim) procDraw() float64 {
 	return p.procRng.Float64()
 }
 
-// syncDelays are the runtime delays one sync plays with: the script's,
-// with the StopContainer spread (RuntimeDelays.StopContainerSpread) drawn
-// once for the sync, so for every StopContainer call of a kill.
+// syncDelays are the runtime delays one sync plays with: the script's
+// (defaulted when the pod was added, so StopContainer is set), with the
+// StopContainer spread (RuntimeDelays.StopContainerSpread) drawn once for
+// the sync, so for every StopContainer call of a kill.
 func (p *podSim) syncDelays() RuntimeDelays {
 	d := p.script.Runtime
 	if d.StopContainerSpread > 0 {
-		if d.StopContainer <= 0 {
-			d.StopContainer = DefaultRuntimeDelays().StopContainer
-		}
 		d.StopContainer += Duration(p.procDraw() * float64(d.StopContainerSpread))
 		d.StopContainerSpread = 0
 	}

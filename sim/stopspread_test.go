@@ -91,3 +91,23 @@ func TestStopContainerSpreadLeavesKubeletDraws(t *testing.T) {
 		t.Errorf("want several liveness kills in 180 s, got %d StopContainer calls\n%s", n, without)
 	}
 }
+
+// TestStopContainerSpreadOnTheDefault: a spread with StopContainer left
+// out adds to StopContainer's default (30 ms), not to zero.
+func TestStopContainerSpreadOnTheDefault(t *testing.T) {
+	del := int64(10)
+	pod := apiPod("spread", v1.PodSpec{Containers: []v1.Container{{Name: "a", Image: "a"}}})
+	script := sim.Script{
+		Containers: map[string]sim.Behaviour{"a": {Runs: []sim.Run{{TermAfter: sec(0.5)}}}},
+		Runtime:    sim.RuntimeDelays{StopContainerSpread: sim.Duration(time.Millisecond)},
+	}
+	def := sim.DefaultRuntimeDelays().StopContainer.D()
+	for seed := uint64(1); seed <= 8; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(30)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(5), Delete: &del}}})
+		for _, e := range tl.Entries {
+			if e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" && (e.Call.AfterExit < def || e.Call.AfterExit >= def+time.Millisecond) {
+				t.Fatalf("seed %d: a stop returned %s after the exit, want within [%s, %s)", seed, e.Call.AfterExit, def, def+time.Millisecond)
+			}
+		}
+	}
+}
