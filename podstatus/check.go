@@ -99,7 +99,7 @@ func Check(pod *v1.Pod, opts RecomputeOptions) []Mismatch {
 	}
 
 	out = append(out, checkContainerStatuses(pod, opts.Features)...)
-	if opts.FromAPI && (pod.Status.Phase == v1.PodSucceeded || pod.Status.Phase == v1.PodFailed) {
+	if opts.FromAPI && terminalPhase(pod.Status.Phase) {
 		out = append(out, runningInTerminal(&pod.Status)...)
 	}
 
@@ -488,6 +488,7 @@ func runningInTerminal(s *v1.PodStatus) []Mismatch {
 // whose containers all exited under restartPolicy Never shows so for
 // about a second (captured: api-delete-succeeded, 0.8 s).
 func HeldBack(pod *v1.Pod, r Recomputed) bool {
-	terminal := func(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
-	return pod != nil && terminal(r.Phase.Phase) && !terminal(pod.Status.Phase)
+	return pod != nil && terminalPhase(r.Phase.Phase) && !terminalPhase(pod.Status.Phase)
 }
+
+func terminalPhase(p v1.PodPhase) bool { return p == v1.PodSucceeded || p == v1.PodFailed }
