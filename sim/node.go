@@ -49,12 +49,16 @@ type Node struct {
 }
 
 // nodeState is what every pod of a node shares; read-only once the node
-// is made.
+// is made, but for the ledger.
 type nodeState struct {
 	cfg       Config
 	start     time.Time
 	kubeletUp time.Time
 	clocks    engine.Clocks
+	// ledger is the runtime the pods share (Config.RuntimeContention), or
+	// nil. With a ledger the node runs its pods one at a time in time
+	// order (inOrder), so only one pod uses it at once.
+	ledger *runtimeLedger
 }
 
 // Report is what a Node did over one Advance.
@@ -124,8 +128,16 @@ func NewNode(cfg Config) *Node {
 		}
 		clocks.GC = start.Add(g)
 	}
+	st := &nodeState{cfg: cfg, start: start, kubeletUp: start.Add(-up), clocks: clocks}
+	if cfg.RuntimeContention >= 0 {
+		per := cfg.RuntimeContention.D()
+		if per == 0 {
+			per = defaultContention
+		}
+		st.ledger = &runtimeLedger{per: per}
+	}
 	return &Node{
-		st:   &nodeState{cfg: cfg, start: start, kubeletUp: start.Add(-up), clocks: clocks},
+		st:   st,
 		now:  start,
 		pods: map[string]*podSim{},
 	}
@@ -302,12 +314,25 @@ func (n *Node) place(at time.Time, p *podSim, fn func()) {
 	n.deliver(at, p, fn)
 }
 
-// deliver runs p's events before at, then fn at at.
+// inOrder reports whether the node runs its pods one at a time in time
+// order: when they share the runtime.
+func (n *Node) inOrder() bool { return n.st.ledger != nil }
+
+// deliver runs p's events before at, then fn at at. A node that runs its
+// pods in order runs nothing now: fn is scheduled at at, before the pod's
+// own events of that time, and runs when the node is advanced to it.
 func (n *Node) deliver(at time.Time, p *podSim, fn func()) {
 	if at.Before(n.now) {
 		at = n.now
 	}
 	n.now = at
+	if n.inOrder() {
+		if !p.done() {
+			p.loop.AtFront(at, fn)
+		}
+		n.settle(p)
+		return
+	}
 	if at.After(p.loop.Now) {
 		p.runUntil(at.Add(-time.Nanosecond))
 	}
@@ -354,6 +379,79 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 		n.now = t
 	}
 	t = n.now
+	if n.inOrder() {
+		n.runInOrder(t)
+	} else {
+		n.runDue(t)
+	}
+	var r Report
+	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
+	r.Entries = mergeEntries(dst, n.reporting)
+	for _, p := range n.reporting {
+		// The list is the worker arena's, or its own: dropped either way
+		// (a pod logs into an arena when it next runs), but on a node that
+		// runs its pods in order, where it is the pod's own, kept.
+		if n.inOrder() {
+			clear(p.entries)
+			p.entries = p.entries[:0]
+		} else {
+			p.entries = nil
+		}
+		r.Syncs += p.syncs
+		p.syncs = 0
+		p.reporting = false
+	}
+	clear(n.reporting)
+	n.reporting = n.reporting[:0]
+	for _, a := range n.arenas {
+		a.reported()
+	}
+	r.Wake, _ = n.Wake()
+	return r
+}
+
+// ran files p after it ran in an advance: off the node once released, on
+// the list of pods to report.
+func (n *Node) ran(p *podSim) {
+	if p.released() && n.pods[p.key] == p {
+		delete(n.pods, p.key)
+	}
+	if !p.reporting {
+		p.reporting = true
+		n.reporting = append(n.reporting, p)
+	}
+}
+
+// runInOrder runs the pods' events due at or before t one instant at a
+// time, in time order (pods in the order they were added at the same
+// instant), so that each call a pod makes sees, in the runtime ledger,
+// every call made before it. A pod logs into a list of its own, kept from
+// one advance to the next (emptied once reported), not into an arena: it
+// runs at many instants in one advance, a few entries each time. The
+// entries' details (statuses, calls) come from the arena's blocks.
+func (n *Node) runInOrder(t time.Time) {
+	key := t.UnixNano()
+	a := n.arena(0)
+	for len(n.wake) > 0 && n.wake[0].wakeKey <= key {
+		p := n.wake[0]
+		at, _ := p.loop.Next()
+		p.arena = a
+		p.runUntil(at)
+		p.arena = nil
+		if p.done() {
+			heap.Remove(&n.wake, 0)
+			p.heapIndex = -1
+		} else {
+			p.wakeKey = p.loop.NextKey()
+			heap.Fix(&n.wake, 0)
+		}
+		n.ran(p)
+	}
+}
+
+// runDue runs each pod with events due at or before t to t, the pods in
+// parallel.
+func (n *Node) runDue(t time.Time) {
 	var due []*podSim
 	for len(n.wake) > 0 {
 		if n.wake[0].wakeKey > t.UnixNano() {
@@ -368,32 +466,8 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 		if !p.done() {
 			heap.Push(&n.wake, p)
 		}
-		if p.released() && n.pods[p.key] == p {
-			delete(n.pods, p.key)
-		}
-		if !p.reporting {
-			p.reporting = true
-			n.reporting = append(n.reporting, p)
-		}
+		n.ran(p)
 	}
-	var r Report
-	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
-	r.Entries = mergeEntries(dst, n.reporting)
-	for _, p := range n.reporting {
-		// The list is the worker arena's, or its own: dropped either way
-		// (a pod logs into an arena when it next runs).
-		p.entries = nil
-		r.Syncs += p.syncs
-		p.syncs = 0
-		p.reporting = false
-	}
-	clear(n.reporting)
-	n.reporting = n.reporting[:0]
-	for _, a := range n.arenas {
-		a.reported()
-	}
-	r.Wake, _ = n.Wake()
-	return r
 }
 
 // run runs each pod of due to t, in parallel.

@@ -174,7 +174,10 @@ func TestNodeMatchesSimulate(t *testing.T) {
 		sort.SliceStable(pods, func(i, j int) bool { return pods[i].At < pods[j].At })
 		cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span),
 			Parallelism: rapid.IntRange(1, 3).Draw(t, "parallelism"),
-			Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")}}
+			Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")},
+			// The node in time order with the runtime shared (the
+			// default, and a contention far above it), and independent.
+			RuntimeContention: rapid.SampledFrom([]Duration{0, Duration(200 * time.Millisecond), -1}).Draw(t, "runtime contention")}
 		want, err := Simulate(cfg, pods)
 		if err != nil {
 			t.Fatalf("Simulate: %v", err)

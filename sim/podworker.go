@@ -113,9 +113,19 @@ func (p *podSim) tryRun() {
 	}
 	p.freePlay = nil
 	sp.start, sp.out, sp.work, sp.gen, sp.resize = p.loop.Now, out, work, p.pod.Generation, startResize
-	for i, c := range out.Calls {
-		p.loop.AtCall(sp.start.Add(c.At), sp.fn, int64(i)*4+playCallStarted)
-		p.loop.AtCall(sp.start.Add(c.Done), sp.fn, int64(i)*4+playCallDone)
+	sp.epoch++
+	// The steps are played one at a time (sp.arm), each with the sequence
+	// number it would have had scheduled here, so that they run, among
+	// the pod's other events, in the order they would have (a step and
+	// another event at the same time: the one scheduled first).
+	sp.steps, sp.next = sp.steps[:0], 0
+	sp.logged = sp.logged[:0]
+	seq := p.loop.Reserve(2*len(out.Calls) + len(out.Statuses))
+	for i := range out.Calls {
+		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playCallStarted, seq: seq},
+			playStep{arg: int64(i)*4 + playCallDone, seq: seq + 1})
+		sp.logged = append(sp.logged, nil)
+		seq += 2
 	}
 	for i := range out.Statuses {
 		s := &out.Statuses[i]
@@ -123,7 +133,8 @@ func (p *podSim) tryRun() {
 			p.storedAt(&s.Status, s.By, sp.gen)
 			continue
 		}
-		p.loop.AtCall(sp.start.Add(s.At), sp.fn, int64(i)*4+playStatus)
+		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playStatus, seq: seq})
+		seq++
 	}
 	for _, m := range out.Messages {
 		p.log(KindSync, p.loop.Now, oneLine(m))
@@ -136,7 +147,9 @@ func (p *podSim) tryRun() {
 		}
 		p.at(p.loop.Now, p.readinessTick)
 	}
-	p.loop.AtCall(sp.start.Add(out.Duration), sp.fn, playFinish)
+	sp.steps = append(sp.steps, playStep{arg: playFinish, seq: p.loop.Reserve(1)})
+	sp.sortSteps()
+	sp.arm()
 }
 
 // syncLine is the message of a sync's entry: the work, with the decision
@@ -170,6 +183,94 @@ type syncPlay struct {
 	fn    func(int64)
 	// resize are the resize conditions when the sync started.
 	resize ResizeConditions
+	// steps are the sync's steps in the order they run, next the first
+	// not run yet; only steps[next] is scheduled, with the token armed
+	// (an event scheduled with another token is one a shift replaced,
+	// and does nothing).
+	steps []playStep
+	next  int
+	token int64
+	// epoch counts the syncs played on sp, so that the runtime ledger
+	// knows a call of an earlier one.
+	epoch uint64
+	// logged are the calls' entries in the timeline, once started, so
+	// that a call the runtime's contention lengthens while it runs is
+	// shown as it returned (runtimeLedger).
+	logged []*Call
+}
+
+// playStep is one step of a syncPlay: its argument of play and the
+// sequence number of its event.
+type playStep struct {
+	arg int64
+	seq uint64
+}
+
+// at is when step st runs.
+func (sp *syncPlay) at(st playStep) time.Time {
+	if st.arg == playFinish {
+		return sp.start.Add(sp.out.Duration)
+	}
+	i := st.arg / 4
+	switch st.arg % 4 {
+	case playCallStarted:
+		return sp.start.Add(sp.out.Calls[i].At)
+	case playCallDone:
+		return sp.start.Add(sp.out.Calls[i].Done)
+	}
+	return sp.start.Add(sp.out.Statuses[i].At)
+}
+
+// sortSteps orders the steps by time, then by sequence number: the order
+// in which their events would run.
+func (sp *syncPlay) sortSteps() {
+	st := sp.steps
+	for i := 1; i < len(st); i++ {
+		for j := i; j > 0; j-- {
+			a, b := sp.at(st[j-1]), sp.at(st[j])
+			if a.Before(b) || (a.Equal(b) && st[j-1].seq < st[j].seq) {
+				break
+			}
+			st[j-1], st[j] = st[j], st[j-1]
+		}
+	}
+}
+
+// arm schedules the next step.
+func (sp *syncPlay) arm() {
+	if sp.next >= len(sp.steps) {
+		return
+	}
+	sp.token++
+	st := sp.steps[sp.next]
+	sp.p.loop.AtCallSeq(sp.at(st), sp.fn, sp.token, st.seq)
+}
+
+// shift makes every step of the sync after t come d later: the call in
+// flight at t returns later, and what follows it waits for it.
+func (sp *syncPlay) shift(t time.Time, d time.Duration) {
+	after := t.Sub(sp.start)
+	for i := range sp.out.Calls {
+		c := &sp.out.Calls[i]
+		if c.At > after {
+			c.At += d
+		}
+		if c.Done > after {
+			c.Done += d
+			if l := sp.logged[i]; l != nil {
+				l.Done += d
+			}
+		}
+	}
+	for i := range sp.out.Statuses {
+		if s := &sp.out.Statuses[i]; s.At > after {
+			s.At += d
+		}
+	}
+	if sp.out.Duration > after {
+		sp.out.Duration += d
+	}
+	sp.arm()
 }
 
 // The steps of a syncPlay: the index of a call or status times 4 plus the
@@ -181,7 +282,19 @@ const (
 	playFinish      = -1
 )
 
-func (sp *syncPlay) play(arg int64) {
+func (sp *syncPlay) play(token int64) {
+	if token != sp.token || sp.next >= len(sp.steps) {
+		return // replaced by a shift
+	}
+	arg := sp.steps[sp.next].arg
+	sp.next++
+	sp.step(arg)
+	if arg != playFinish {
+		sp.arm()
+	}
+}
+
+func (sp *syncPlay) step(arg int64) {
 	if arg == playFinish {
 		// Finishing is the sync's last step (every call and status
 		// comes before its end): the next sync may play on sp again,
@@ -211,8 +324,14 @@ func (sp *syncPlay) play(arg int64) {
 	i := arg / 4
 	switch arg % 4 {
 	case playCallStarted:
-		sp.p.callStarted(sp.out.Calls[i], sp.start)
+		sp.logged[i] = sp.p.callStarted(sp.out.Calls[i], sp.start)
+		if l := sp.p.node.ledger; l != nil {
+			l.started(sp, int(i))
+		}
 	case playCallDone:
+		if l := sp.p.node.ledger; l != nil {
+			l.done(sp, int(i))
+		}
 		sp.p.apply(sp.out.Calls[i], sp.start)
 	case playStatus:
 		s := &sp.out.Statuses[i]

@@ -248,7 +248,7 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 
 // callStarted records a call; in the timeline its At and Done are times
 // since the start of the simulation, like the entry's.
-func (p *podSim) callStarted(c Call, start time.Time) {
+func (p *podSim) callStarted(c Call, start time.Time) *Call {
 	msg := c.String()
 	if c.Method == "CreateContainer" && !p.rt.hasSandbox(c.Sandbox) {
 		// The container GC may remove an evicted pod's sandbox while a
@@ -265,6 +265,7 @@ func (p *podSim) callStarted(c Call, start time.Time) {
 	cc.At = start.Add(c.At).Sub(p.node.start)
 	cc.Done = start.Add(c.Done).Sub(p.node.start)
 	e.Call = p.newCall(cc)
+	return e.Call
 }
 
 func (p *podSim) apply(c Call, start time.Time) {

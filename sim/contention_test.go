@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"sort"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+
+	"github.com/kubeletlogic/kubeletlogic/features"
+)
+
+// TestInOrderMatchesIndependent: the two ways a node runs its pods give
+// the same timeline when the runtime adds nothing for overlapping calls:
+// in time order, one instant at a time, with a runtime ledger whose
+// contention is zero (the sync steps played one by one, shifted by
+// nothing; adds and actions delivered as events), and independently, each
+// pod run to the end of each advance, in parallel. Random pods (podgen),
+// scripts, actions, seeds, gates and parallelism.
+func TestInOrderMatchesIndependent(t *testing.T) {
+	defer func(d time.Duration) { defaultContention = d }(defaultContention)
+	rapid.Check(t, func(t *rapid.T) {
+		span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
+		nPods := rapid.IntRange(1, 4).Draw(t, "pods")
+		var pods []PodInput
+		for i := 0; i < nPods; i++ {
+			pods = append(pods, drawInput(t, i, span))
+		}
+		sort.SliceStable(pods, func(i, j int) bool { return pods[i].At < pods[j].At })
+		cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span),
+			Parallelism: rapid.IntRange(1, 3).Draw(t, "parallelism"),
+			Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")}}
+		cfg.RuntimeContention = -1
+		want, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatalf("independent: %v", err)
+		}
+		defaultContention = 0
+		cfg.RuntimeContention = 0
+		got, err := Simulate(cfg, pods)
+		defaultContention = DefaultRuntimeContention
+		if err != nil {
+			t.Fatalf("in order: %v", err)
+		}
+		if diff := timelineDiff(want, got); diff != "" {
+			t.Fatalf("%s\nindependent:\n%s", diff, want.Events())
+		}
+	})
+}
+
+// TestOnePodUnaffectedByContention: a node with one pod gives the same
+// timeline with the runtime shared as without: one sync's calls follow
+// one another, and the container GC's calls are outside the model.
+func TestOnePodUnaffectedByContention(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
+		pods := []PodInput{drawInput(t, 0, span)}
+		cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span)}
+		got, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.RuntimeContention = -1
+		want, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := timelineDiff(want, got); diff != "" {
+			t.Fatalf("%s\nindependent:\n%s", diff, want.Events())
+		}
+	})
+}
+
+// burstPods are n identical pods of one container, added at once.
+func burstPods(n int) []PodInput {
+	var pods []PodInput
+	for i := 0; i < n; i++ {
+		pods = append(pods, PodInput{Pod: &v1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: string(rune('a' + i))},
+			Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}}})
+	}
+	return pods
+}
+
+// TestContentionSlowsOverlappingCalls pins the model on pods started
+// together: alone, a pod's sandbox, create and start take their delays
+// (289, 11 and 67 ms); two pods started at once each take one
+// contention step longer per call, whichever started first (the two
+// sandboxes both end at 289+14 ms); three pods two steps; pods that start
+// apart (one after the other's calls have returned) do not slow each
+// other; and a contention set in Config is the one used.
+func TestContentionSlowsOverlappingCalls(t *testing.T) {
+	calls := func(cfg Config, pods []PodInput) map[string][]time.Duration {
+		t.Helper()
+		cfg.For = Duration(5 * time.Second)
+		tl, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]time.Duration{}
+		for _, e := range tl.Entries {
+			if e.Call != nil {
+				out[e.Pod] = append(out[e.Pod], e.Call.Done-e.Call.At)
+			}
+		}
+		return out
+	}
+	ms := time.Millisecond
+	k := DefaultRuntimeContention
+	check := func(what string, got []time.Duration, want ...time.Duration) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: calls took %v, want %v", what, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: calls took %v, want %v", what, got, want)
+			}
+		}
+	}
+	alone := calls(Config{Seed: 1}, burstPods(1))
+	check("alone", alone["a"], 289*ms, 11*ms, 67*ms)
+	two := calls(Config{Seed: 1}, burstPods(2))
+	for _, p := range []string{"a", "b"} {
+		check("two at once, pod "+p, two[p], 289*ms+k, 11*ms+k, 67*ms+k)
+	}
+	three := calls(Config{Seed: 1}, burstPods(3))
+	for _, p := range []string{"a", "b", "c"} {
+		check("three at once, pod "+p, three[p], 289*ms+2*k, 11*ms+2*k, 67*ms+2*k)
+	}
+	apart := burstPods(2)
+	apart[1].At = Duration(time.Second)
+	sep := calls(Config{Seed: 1}, apart)
+	check("apart, first", sep["a"], 289*ms, 11*ms, 67*ms)
+	check("apart, second", sep["b"], 289*ms, 11*ms, 67*ms)
+	own := calls(Config{Seed: 1, RuntimeContention: Duration(100 * ms)}, burstPods(2))
+	check("contention 100ms", own["a"], 389*ms, 111*ms, 167*ms)
+	off := calls(Config{Seed: 1, RuntimeContention: -1}, burstPods(3))
+	check("contention off", off["c"], 289*ms, 11*ms, 67*ms)
+}
