@@ -319,21 +319,15 @@ func (n *Node) place(at time.Time, p *podSim, fn func()) {
 func (n *Node) inOrder() bool { return n.st.ledger != nil }
 
 // deliver runs p's events before at, then fn at at. A node that runs its
-// pods in order runs nothing now: fn is scheduled at at, before the pod's
-// own events of that time, and runs when the node is advanced to it.
+// pods in order first runs every pod's events before at, in order.
 func (n *Node) deliver(at time.Time, p *podSim, fn func()) {
 	if at.Before(n.now) {
 		at = n.now
 	}
 	n.now = at
 	if n.inOrder() {
-		if !p.done() {
-			p.loop.AtFront(at, fn)
-		}
-		n.settle(p)
-		return
-	}
-	if at.After(p.loop.Now) {
+		n.runInOrder(at.Add(-time.Nanosecond))
+	} else if at.After(p.loop.Now) {
 		p.runUntil(at.Add(-time.Nanosecond))
 	}
 	if !p.done() {

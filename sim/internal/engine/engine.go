@@ -18,14 +18,7 @@ type Loop struct {
 	Now time.Time
 	q   []event
 	seq uint64
-	// front numbers the events scheduled with AtFront: their sequence
-	// numbers lie below every number At gives (frontBase and above).
-	front uint64
 }
-
-// frontBase is where the sequence numbers of At and AtCall start, so that
-// an AtFront event runs before every other event at its time.
-const frontBase = 1 << 63
 
 type event struct {
 	at  time.Time
@@ -50,7 +43,7 @@ func (l *Loop) At(t time.Time, fn func()) {
 		t = l.Now
 	}
 	l.seq++
-	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: frontBase + l.seq, fn: fn})
+	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: l.seq, fn: fn})
 	l.up(len(l.q) - 1)
 }
 
@@ -59,7 +52,7 @@ func (l *Loop) At(t time.Time, fn func()) {
 // that runs, among the events of its time, where it would have run had it
 // been scheduled at the Reserve.
 func (l *Loop) Reserve(n int) uint64 {
-	first := frontBase + l.seq + 1
+	first := l.seq + 1
 	l.seq += uint64(n)
 	return first
 }
@@ -73,20 +66,6 @@ func (l *Loop) AtCallSeq(t time.Time, call func(int64), arg int64, seq uint64) {
 	l.up(len(l.q) - 1)
 }
 
-// AtFront schedules fn at t (a time before Now: Now) ahead of every event
-// At or AtCall scheduled at the same time, earlier or later; AtFront
-// events at one time run in the order they were scheduled. It is an event
-// from outside the loop arriving at t, which happens before what the loop
-// itself does at t.
-func (l *Loop) AtFront(t time.Time, fn func()) {
-	if t.Before(l.Now) {
-		t = l.Now
-	}
-	l.front++
-	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: l.front, fn: fn})
-	l.up(len(l.q) - 1)
-}
-
 // AtCall schedules call(arg) at t, as At does. A caller that keeps call
 // (a method value made once) schedules without allocating a closure.
 func (l *Loop) AtCall(t time.Time, call func(int64), arg int64) {
@@ -94,7 +73,7 @@ func (l *Loop) AtCall(t time.Time, call func(int64), arg int64) {
 		t = l.Now
 	}
 	l.seq++
-	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: frontBase + l.seq, call: call, arg: arg})
+	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: l.seq, call: call, arg: arg})
 	l.up(len(l.q) - 1)
 }
 

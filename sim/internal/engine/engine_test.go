@@ -5,32 +5,6 @@ import (
 	"time"
 )
 
-// TestAtFront: an AtFront event runs before every At event of its time,
-// scheduled before or after it, and AtFront events keep their order.
-func TestAtFront(t *testing.T) {
-	var l Loop
-	t0 := time.Unix(100, 0)
-	var got []string
-	rec := func(s string) func() { return func() { got = append(got, s) } }
-	l.At(t0, rec("a1"))
-	l.AtFront(t0, rec("f1"))
-	l.At(t0, rec("a2"))
-	l.AtFront(t0, rec("f2"))
-	l.At(t0.Add(-time.Second), rec("early"))
-	l.AtCall(t0, func(int64) { got = append(got, "c1") }, 0)
-	for l.RunNext(t0) {
-	}
-	want := []string{"early", "f1", "f2", "a1", "a2", "c1"}
-	if len(got) != len(want) {
-		t.Fatalf("ran %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("ran %v, want %v", got, want)
-		}
-	}
-}
-
 // TestReserve: an event scheduled later with a reserved sequence number
 // runs where it would have had it been scheduled at the Reserve: after
 // the events of its time scheduled before, before those scheduled after.
