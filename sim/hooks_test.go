@@ -251,6 +251,29 @@ func resizePod(policy []v1.ContainerResizePolicy) *v1.Pod {
 		Resources: resources("250m", "500m", "128Mi", "128Mi"), ResizePolicy: policy}}})
 }
 
+// A resize names the container it resizes: beside an init container that
+// is not a sidecar (which cannot be resized) and a sidecar, a resize of the
+// regular container is accepted and resizes that container alone.
+func TestResizeBesideInitContainers(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := resizePod(nil)
+	pod.Spec.InitContainers = []v1.Container{{Name: "setup", Image: "a"},
+		{Name: "side", Image: "a", RestartPolicy: &always, Resources: resources("100m", "200m", "64Mi", "64Mi")}}
+	r := map[string]v1.ResourceRequirements{"app": {Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("500m")},
+		Limits: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}}}
+	tl, err := sim.Simulate(sim.Config{Seed: 1, For: sec(120)}, []sim.PodInput{{Pod: pod, Actions: []sim.Action{{At: sec(30), Resize: r}},
+		Script: sim.Script{Containers: map[string]sim.Behaviour{"setup": {Runs: []sim.Run{{ExitAfter: sec(1)}}}}}}})
+	if err != nil {
+		t.Fatalf("the resize of app was refused: %v", err)
+	}
+	if ups := calls(tl, "UpdateContainerResources", "app"); len(ups) != 1 || ups[0].Resources == nil || ups[0].Resources.CPUShares != 512 {
+		t.Fatalf("UpdateContainerResources of app: %+v, want one with 512 shares\n%s", ups, tl.Calls())
+	}
+	if ups := calls(tl, "UpdateContainerResources", "side"); len(ups) != 0 {
+		t.Fatalf("the sidecar was resized: %+v\n%s", ups, tl.Calls())
+	}
+}
+
 // A cpu resize is done in place: one UpdateContainerResources call with
 // the new shares and quota (and the memory limit kept), no restart; the
 // actuated record follows, so later syncs resize nothing.
