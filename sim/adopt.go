@@ -63,8 +63,12 @@ func (p *podSim) seedRuntime() {
 	if st == nil {
 		return
 	}
+	// FromStatus gives a ready sandbox whose status shows no IP an assumed
+	// one, the same for every pod; the node gives such a pod its own, the
+	// address RunPodSandbox gives a pod at its place. (The pod's copy has
+	// podIP set whenever podIPs is: apidefaults.)
 	for _, sb := range st.Sandboxes {
-		if sb.Ready && !p.pod.Spec.HostNetwork && sb.IP == "" {
+		if sb.Ready && !p.pod.Spec.HostNetwork && p.pod.Status.PodIP == "" {
 			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -320,14 +321,18 @@ func lastStatuses(r sim.Report) map[string]v1.PodStatus {
 }
 
 // Pods added and adopted on one node in turn each have an IP of their own,
-// and a pod adopted with an IP in its status keeps it.
+// and a pod adopted with an IP in its status (podIP, or podIPs alone)
+// keeps it.
 func TestAdoptPodIPs(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
 	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}
 	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
-	adopt := func(name, ip string) {
+	adopt := func(name, ip string, podIPsOnly bool) {
 		p := apiPod(name, spec)
 		p.Status = adoptedStatus(start, ip, "app")
+		if podIPsOnly {
+			p.Status.PodIP = ""
+		}
 		if err := n.AdoptPod(start, p, sim.Script{}); err != nil {
 			t.Fatal(err)
 		}
@@ -338,9 +343,9 @@ func TestAdoptPodIPs(t *testing.T) {
 		}
 	}
 	add("added-1")
-	adopt("adopted-1", "10.1.2.3")
+	adopt("adopted-1", "10.1.2.3", false)
 	add("added-2")
-	adopt("adopted-2", "10.1.2.4")
+	adopt("adopted-2", "10.1.2.4", true)
 	add("added-3")
 	r := n.Advance(start.Add(30 * time.Second))
 	last := lastStatuses(r)
@@ -357,6 +362,9 @@ func TestAdoptPodIPs(t *testing.T) {
 	}
 	if ip := last["adopted-1"].PodIP; ip != "10.1.2.3" {
 		t.Errorf("adopted-1: pod IP %s, want its status's 10.1.2.3", ip)
+	}
+	if ip := last["adopted-2"].PodIP; ip != "10.1.2.4" {
+		t.Errorf("adopted-2: pod IP %s, want its status's podIPs[0] 10.1.2.4", ip)
 	}
 }
 
@@ -476,6 +484,72 @@ func TestAdoptPodRunsFollowRestartCount(t *testing.T) {
 	for rc := int32(3); rc <= 5; rc++ {
 		if !seen[rc] {
 			t.Fatalf("no exit of instance %d seen (seen %v)\n%s", rc, seen, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+	}
+}
+
+// podIPs runs n for a second from its start and returns each pod's IP in
+// the last status written.
+func podIPs(t *testing.T, n *sim.Node) map[string]string {
+	t.Helper()
+	r := n.Advance(n.Start().Add(time.Second))
+	out := map[string]string{}
+	for name, st := range lastStatuses(r) {
+		out[name] = st.PodIP
+	}
+	return out
+}
+
+// A pod adopted with a status that shows no IP (FromStatus assumes one, the
+// same for every pod) gets the IP the node gives a pod at its place, as an
+// added pod gets at its first RunPodSandbox: its own. Past the 250th pod
+// too.
+func TestAdoptPodWithoutIP(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}
+	// place puts before pods on a new node, then bare, adopted without an
+	// IP or added.
+	place := func(before int, bare []string, adopt bool) *sim.Node {
+		n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+		for i := 0; i < before; i++ {
+			if err := n.AddPod(start, apiPod(fmt.Sprintf("added-%d", i), spec), sim.Script{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range bare {
+			p := apiPod(name, spec)
+			var err error
+			if adopt {
+				p.Status = adoptedStatus(start, "", "app")
+				err = n.AdoptPod(start, p, sim.Script{})
+			} else {
+				err = n.AddPod(start, p, sim.Script{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		before int
+		bare   []string
+	}{{1, []string{"bare-1", "bare-2"}}, {250, []string{"bare-250"}}} {
+		adopted, added := podIPs(t, place(tc.before, tc.bare, true)), podIPs(t, place(tc.before, tc.bare, false))
+		owner := map[string]string{}
+		for name, ip := range adopted {
+			if ip == "" {
+				t.Fatalf("%s: no pod IP", name)
+			}
+			if other, ok := owner[ip]; ok {
+				t.Errorf("%s and %s both have IP %s", other, name, ip)
+			}
+			owner[ip] = name
+		}
+		for _, name := range tc.bare {
+			if adopted[name] != added[name] {
+				t.Errorf("%s adopted without an IP has IP %s; added at its place, %s", name, adopted[name], added[name])
+			}
 		}
 	}
 }
