@@ -89,6 +89,12 @@ func (p *podSim) seedRuntime() {
 		if c.ImageRef == "" {
 			c.ImageRef = "sha256:" + spec.Image
 		}
+		// The runtime's ID of the image is the one the status shows: the
+		// container's next instances show it too (imageRef).
+		if p.imageRefs == nil {
+			p.imageRefs = map[string]string{}
+		}
+		p.imageRefs[spec.Image] = c.ImageRef
 		if r := spec.Resources; c.State == runtimestate.Running && (len(r.Requests) > 0 || len(r.Limits) > 0) && kind != restart.Ephemeral {
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
 			c.Resources = reportedResources(lr, memoryRequest(p.pod, c.Name))

@@ -369,27 +369,41 @@ func TestAdoptPodIPs(t *testing.T) {
 }
 
 // An adopted container's image ID is its status's; one whose status has
-// none gets one from the runtime.
+// none gets one from the runtime. The runtime keeps that ID for the image:
+// the container's next instance, of the same image, shows it too.
 func TestAdoptPodImageIDs(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
-	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}, {Name: "bare", Image: "busybox"}}})
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}, {Name: "bare", Image: "nginx"}}})
 	pod.Status = adoptedStatus(start, "10.1.2.3", "app", "bare")
-	pod.Status.ContainerStatuses[1].ImageID = ""
+	pod.Status.ContainerStatuses[1].Image, pod.Status.ContainerStatuses[1].ImageID = "nginx", ""
+	// Each exits 10 s after the adoption and is started again.
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(40), ExitCode: 1}, {}}},
+		"bare": {Runs: []sim.Run{{ExitAfter: sec(40), ExitCode: 1}, {}}}}}
 	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
-	if err := n.AdoptPod(start, pod, sim.Script{}); err != nil {
+	if err := n.AdoptPod(start, pod, script); err != nil {
 		t.Fatal(err)
 	}
-	r := n.Advance(start.Add(30 * time.Second))
-	st, ok := lastStatuses(r)["web"]
-	if !ok || len(st.ContainerStatuses) != 2 {
-		t.Fatalf("no status with both containers\n%s", (&sim.Timeline{Entries: r.Entries}).Events())
+	r := n.Advance(start.Add(time.Minute))
+	ids := map[string]map[int32]string{"app": {}, "bare": {}}
+	for _, e := range r.Entries {
+		if e.Kind != sim.KindAPI || e.API != sim.APIStatus || e.Status == nil {
+			continue
+		}
+		for _, cs := range e.Status.Status.ContainerStatuses {
+			if cs.ImageID != "" && (cs.State.Running != nil || cs.State.Terminated != nil) {
+				ids[cs.Name][cs.RestartCount] = cs.ImageID
+			}
+		}
 	}
-	for _, cs := range st.ContainerStatuses {
-		switch {
-		case cs.Name == "app" && cs.ImageID != "docker.io/library/busybox@sha256:0123":
-			t.Errorf("app: image ID %q, want its status's docker.io/library/busybox@sha256:0123", cs.ImageID)
-		case cs.Name == "bare" && cs.ImageID == "":
-			t.Errorf("bare: no image ID")
+	if got := ids["app"][0]; got != "docker.io/library/busybox@sha256:0123" {
+		t.Errorf("app: image ID %q, want its status's docker.io/library/busybox@sha256:0123", got)
+	}
+	if ids["bare"][0] == "" {
+		t.Errorf("bare: no image ID")
+	}
+	for name, byRestart := range ids {
+		if byRestart[1] == "" || byRestart[1] != byRestart[0] {
+			t.Errorf("%s: image IDs by restart count %v, want the next instance's the adopted one's\n%s", name, byRestart, (&sim.Timeline{Entries: r.Entries}).Events())
 		}
 	}
 }
