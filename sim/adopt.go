@@ -78,7 +78,7 @@ func (p *podSim) seedRuntime() {
 	// order they were created.
 	for i := len(st.Containers) - 1; i >= 0; i-- {
 		c := st.Containers[i]
-		kind, spec, ok := restart.KindOf(&p.pod.Spec, c.Name)
+		_, spec, ok := restart.KindOf(&p.pod.Spec, c.Name)
 		if !ok {
 			continue
 		}
@@ -95,7 +95,9 @@ func (p *podSim) seedRuntime() {
 			p.imageRefs = map[string]string{}
 		}
 		p.imageRefs[spec.Image] = c.ImageRef
-		if r := spec.Resources; c.State == runtimestate.Running && (len(r.Requests) > 0 || len(r.Limits) > 0) && kind != restart.Ephemeral {
+		// What the runtime reports of a running container (see apply's
+		// CreateContainer).
+		if r := spec.Resources; c.State == runtimestate.Running {
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
 			c.Resources = reportedResources(lr, memoryRequest(p.pod, c.Name))
 		}
