@@ -83,3 +83,53 @@ func TestNextHistoryWithoutTimes(t *testing.T) {
 		t.Errorf("messages %q: want the unknown back-off said first", out.Messages)
 	}
 }
+
+// TestSyncResizesMemoryBackedEmptyDirs: with gate
+// InPlacePodVerticalScalingMemoryBackedVolumes, a sync that grows or
+// shrinks memory-backed emptyDir volumes records their new size limits as
+// actuated, each under its own name, and keeps the limits of the volumes
+// it did not touch; a record that had no emptyDir limit gets them.
+func TestSyncResizesMemoryBackedEmptyDirs(t *testing.T) {
+	f, err := features.V1_37().With(features.InPlacePodVerticalScalingMemoryBackedVolumes, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}}
+	vol := func(name, limit string) v1.Volume {
+		q := resource.MustParse(limit)
+		return v1.Volume{Name: name, VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory, SizeLimit: &q}}}
+	}
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1", Resources: res}},
+		Volumes: []v1.Volume{
+			{Name: "config", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{LocalObjectReference: v1.LocalObjectReference{Name: "settings"}}}},
+			vol("same", "64Mi"), vol("grow", "128Mi"), vol("shrink", "16Mi")}})
+	sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: "10.88.0.2", CreatedAt: t0.Add(-time.Minute)}
+	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace, Sandboxes: []runtimestate.Sandbox{sb},
+		Containers: []runtimestate.Container{{ID: "c1", Name: "app", SandboxID: "s1", State: runtimestate.Running,
+			Hash: containerhash.Of(&pod.Spec.Containers[0]), CreatedAt: t0.Add(-50 * time.Second), StartedAt: t0.Add(-50 * time.Second)}}}
+	want := map[string]resource.Quantity{"same": resource.MustParse("64Mi"), "grow": resource.MustParse("128Mi"), "shrink": resource.MustParse("16Mi")}
+	for _, tc := range []struct {
+		name   string
+		limits map[string]resource.Quantity
+	}{
+		{"recorded", map[string]resource.Quantity{"same": resource.MustParse("64Mi"), "grow": resource.MustParse("64Mi"), "shrink": resource.MustParse("32Mi")}},
+		{"none recorded", nil},
+	} {
+		m := Memory{Actuated: podactions.Actuated{Exact: true, Containers: map[string]v1.ResourceRequirements{"app": res}, EmptyDirLimits: tc.limits}}
+		out := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0, Memory: m, Kubelet: Kubelet{Features: f}})
+		if !strings.Contains(out.Decision, "grow emptyDir volumes") {
+			t.Errorf("%s: decision %q, want the emptyDirs resized", tc.name, out.Decision)
+		}
+		got := out.Memory.Actuated.EmptyDirLimits
+		if len(got) != len(want) {
+			t.Errorf("%s: actuated emptyDir limits %v, want %v", tc.name, got, want)
+			continue
+		}
+		for k, q := range want {
+			if g, ok := got[k]; !ok || g.Cmp(q) != 0 {
+				t.Errorf("%s: actuated emptyDir limits %v, want %v", tc.name, got, want)
+				break
+			}
+		}
+	}
+}

@@ -63,8 +63,12 @@ func (p *podSim) seedRuntime() {
 	if st == nil {
 		return
 	}
+	// FromStatus gives a ready sandbox whose status shows no IP an assumed
+	// one, the same for every pod; the node gives such a pod its own, the
+	// address RunPodSandbox gives a pod at its place. (The pod's copy has
+	// podIP set whenever podIPs is: apidefaults.)
 	for _, sb := range st.Sandboxes {
-		if sb.Ready && !p.pod.Spec.HostNetwork && sb.IP == "" {
+		if sb.Ready && !p.pod.Spec.HostNetwork && p.pod.Status.PodIP == "" {
 			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
@@ -74,7 +78,7 @@ func (p *podSim) seedRuntime() {
 	// order they were created.
 	for i := len(st.Containers) - 1; i >= 0; i-- {
 		c := st.Containers[i]
-		kind, spec, ok := restart.KindOf(&p.pod.Spec, c.Name)
+		_, spec, ok := restart.KindOf(&p.pod.Spec, c.Name)
 		if !ok {
 			continue
 		}
@@ -85,7 +89,15 @@ func (p *podSim) seedRuntime() {
 		if c.ImageRef == "" {
 			c.ImageRef = "sha256:" + spec.Image
 		}
-		if r := spec.Resources; c.State == runtimestate.Running && (len(r.Requests) > 0 || len(r.Limits) > 0) && kind != restart.Ephemeral {
+		// The runtime's ID of the image is the one the status shows: the
+		// container's next instances show it too (imageRef).
+		if p.imageRefs == nil {
+			p.imageRefs = map[string]string{}
+		}
+		p.imageRefs[spec.Image] = c.ImageRef
+		// What the runtime reports of a running container (see apply's
+		// CreateContainer).
+		if r := spec.Resources; c.State == runtimestate.Running {
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
 			c.Resources = reportedResources(lr, memoryRequest(p.pod, c.Name))
 		}

@@ -1,11 +1,13 @@
 package sim_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -290,3 +292,278 @@ func TestAdoptPodFillsTheStatusGaps(t *testing.T) {
 }
 
 func ptrBool(b bool) *bool { return &b }
+
+// adoptedStatus is the API status of a running pod whose containers run
+// since 30 s before start: one running instance each, restart count 0.
+func adoptedStatus(start time.Time, podIP string, names ...string) v1.PodStatus {
+	st := v1.PodStatus{Phase: v1.PodRunning, PodIP: podIP, StartTime: &metav1.Time{Time: start.Add(-time.Minute)},
+		Conditions: []v1.PodCondition{{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}}}
+	if podIP != "" {
+		st.PodIPs = []v1.PodIP{{IP: podIP}}
+	}
+	for _, name := range names {
+		st.ContainerStatuses = append(st.ContainerStatuses, v1.ContainerStatus{Name: name, ContainerID: "containerd://" + name + "-x",
+			Image: "busybox", ImageID: "docker.io/library/busybox@sha256:0123", Ready: true, Started: ptrBool(true),
+			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.NewTime(start.Add(-30 * time.Second))}}})
+	}
+	return st
+}
+
+// lastStatuses returns the last status written to each pod's API object.
+func lastStatuses(r sim.Report) map[string]v1.PodStatus {
+	out := map[string]v1.PodStatus{}
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status != nil {
+			out[e.Pod] = e.Status.Status
+		}
+	}
+	return out
+}
+
+// Pods added and adopted on one node in turn each have an IP of their own,
+// and a pod adopted with an IP in its status (podIP, or podIPs alone)
+// keeps it.
+func TestAdoptPodIPs(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}
+	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	adopt := func(name, ip string, podIPsOnly bool) {
+		p := apiPod(name, spec)
+		p.Status = adoptedStatus(start, ip, "app")
+		if podIPsOnly {
+			p.Status.PodIP = ""
+		}
+		if err := n.AdoptPod(start, p, sim.Script{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add := func(name string) {
+		if err := n.AddPod(start, apiPod(name, spec), sim.Script{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("added-1")
+	adopt("adopted-1", "10.1.2.3", false)
+	add("added-2")
+	adopt("adopted-2", "10.1.2.4", true)
+	add("added-3")
+	r := n.Advance(start.Add(30 * time.Second))
+	last := lastStatuses(r)
+	byIP := map[string]string{}
+	for _, name := range []string{"added-1", "adopted-1", "added-2", "adopted-2", "added-3"} {
+		ip := last[name].PodIP
+		if ip == "" {
+			t.Fatalf("%s: no pod IP\n%s", name, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		if other, ok := byIP[ip]; ok {
+			t.Errorf("%s and %s both have IP %s", other, name, ip)
+		}
+		byIP[ip] = name
+	}
+	if ip := last["adopted-1"].PodIP; ip != "10.1.2.3" {
+		t.Errorf("adopted-1: pod IP %s, want its status's 10.1.2.3", ip)
+	}
+	if ip := last["adopted-2"].PodIP; ip != "10.1.2.4" {
+		t.Errorf("adopted-2: pod IP %s, want its status's podIPs[0] 10.1.2.4", ip)
+	}
+}
+
+// An adopted container's image ID is its status's; one whose status has
+// none gets one from the runtime. The runtime keeps that ID for the image:
+// the container's next instance, of the same image, shows it too.
+func TestAdoptPodImageIDs(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}, {Name: "bare", Image: "nginx"}}})
+	pod.Status = adoptedStatus(start, "10.1.2.3", "app", "bare")
+	pod.Status.ContainerStatuses[1].Image, pod.Status.ContainerStatuses[1].ImageID = "nginx", ""
+	// Each exits 10 s after the adoption and is started again.
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(40), ExitCode: 1}, {}}},
+		"bare": {Runs: []sim.Run{{ExitAfter: sec(40), ExitCode: 1}, {}}}}}
+	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(start, pod, script); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(start.Add(time.Minute))
+	ids := map[string]map[int32]string{"app": {}, "bare": {}}
+	for _, e := range r.Entries {
+		if e.Kind != sim.KindAPI || e.API != sim.APIStatus || e.Status == nil {
+			continue
+		}
+		for _, cs := range e.Status.Status.ContainerStatuses {
+			if cs.ImageID != "" && (cs.State.Running != nil || cs.State.Terminated != nil) {
+				ids[cs.Name][cs.RestartCount] = cs.ImageID
+			}
+		}
+	}
+	if got := ids["app"][0]; got != "docker.io/library/busybox@sha256:0123" {
+		t.Errorf("app: image ID %q, want its status's docker.io/library/busybox@sha256:0123", got)
+	}
+	if ids["bare"][0] == "" {
+		t.Errorf("bare: no image ID")
+	}
+	for name, byRestart := range ids {
+		if byRestart[1] == "" || byRestart[1] != byRestart[0] {
+			t.Errorf("%s: image IDs by restart count %v, want the next instance's the adopted one's\n%s", name, byRestart, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+	}
+}
+
+// AdoptPod's runtime runs each container's current spec (runtimestate.
+// FromStatus's assumption: a status carries no hash; the new kubelet's
+// actuated record is the spec's too, initActuated): a running container
+// with requests or limits reports the spec's, so the first status the new
+// kubelet writes shows them, not other values the adopted status showed
+// (the kubelet keeps a previous status's resources only where the runtime
+// reports none). A resize in flight when the kubelet restarted is not
+// modelled.
+func TestAdoptPodResourcesFromSpec(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	full := v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m"), v1.ResourceMemory: resource.MustParse("64Mi")},
+		Limits:   v1.ResourceList{v1.ResourceCPU: resource.MustParse("200m"), v1.ResourceMemory: resource.MustParse("128Mi")}}
+	requestsOnly := v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("50m")}}
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox", Resources: full},
+		{Name: "req", Image: "busybox", Resources: requestsOnly}}})
+	pod.Status = adoptedStatus(start, "10.1.2.3", "app", "req")
+	pod.Status.ContainerStatuses[0].Resources = &v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("300m"), v1.ResourceMemory: resource.MustParse("32Mi")},
+		Limits:   v1.ResourceList{v1.ResourceCPU: resource.MustParse("400m"), v1.ResourceMemory: resource.MustParse("256Mi")}}
+	pod.Status.ContainerStatuses[1].Resources = &v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("70m")}}
+	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(start, pod, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(start.Add(30 * time.Second))
+	var first *v1.PodStatus
+	for _, e := range r.Entries {
+		if e.Kind == sim.KindAPI && e.API == sim.APIStatus && e.Status != nil {
+			first = &e.Status.Status
+			break
+		}
+	}
+	if first == nil || len(first.ContainerStatuses) != 2 {
+		t.Fatalf("no status with both containers\n%s", (&sim.Timeline{Entries: r.Entries}).Events())
+	}
+	for i, want := range []v1.ResourceRequirements{full, requestsOnly} {
+		cs := first.ContainerStatuses[i]
+		if cs.Resources == nil || !equality.Semantic.DeepEqual(cs.Resources.Requests, want.Requests) || len(cs.Resources.Limits) != len(want.Limits) ||
+			(len(want.Limits) > 0 && !equality.Semantic.DeepEqual(cs.Resources.Limits, want.Limits)) {
+			t.Errorf("%s: resources %+v, want the spec's %+v", cs.Name, cs.Resources, want)
+		}
+	}
+}
+
+// The instances of an adopted container follow the script's run of their
+// restart count: the running one its own, the next ones the next, whatever
+// instances the status shows (a last termination and a running one here).
+func TestAdoptPodRunsFollowRestartCount(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	var runs []sim.Run
+	for i := 0; i < 8; i++ {
+		runs = append(runs, sim.Run{ExitAfter: sec(5), ExitCode: int32(10 + i)})
+	}
+	runs[3].ExitAfter = sec(40)
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: runs}}}
+	pod := apiPod("crash", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	pod.Status = adoptedStatus(start, "10.1.2.3", "app")
+	cs := &pod.Status.ContainerStatuses[0]
+	cs.RestartCount = 3
+	cs.LastTerminationState.Terminated = &v1.ContainerStateTerminated{ExitCode: 12, Reason: "Error", ContainerID: "containerd://app-w",
+		StartedAt: metav1.NewTime(start.Add(-50 * time.Second)), FinishedAt: metav1.NewTime(start.Add(-45 * time.Second))}
+	n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+	if err := n.AdoptPod(start, pod, script); err != nil {
+		t.Fatal(err)
+	}
+	r := n.Advance(start.Add(2 * time.Minute))
+	seen := map[int32]bool{}
+	for _, e := range r.Entries {
+		if e.Kind != sim.KindAPI || e.API != sim.APIStatus || e.Status == nil {
+			continue
+		}
+		cs := e.Status.Status.ContainerStatuses[0]
+		check := func(term *v1.ContainerStateTerminated, rc int32) {
+			if term == nil {
+				return
+			}
+			if term.ExitCode != 10+rc {
+				t.Fatalf("instance %d exited with code %d, want %d (the script's run %d)\n%s", rc, term.ExitCode, 10+rc, rc, (&sim.Timeline{Entries: r.Entries}).Events())
+			}
+			seen[rc] = true
+		}
+		check(cs.State.Terminated, cs.RestartCount)
+		if cs.State.Running != nil {
+			check(cs.LastTerminationState.Terminated, cs.RestartCount-1)
+		}
+	}
+	for rc := int32(3); rc <= 5; rc++ {
+		if !seen[rc] {
+			t.Fatalf("no exit of instance %d seen (seen %v)\n%s", rc, seen, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+	}
+}
+
+// podIPs runs n for a second from its start and returns each pod's IP in
+// the last status written.
+func podIPs(t *testing.T, n *sim.Node) map[string]string {
+	t.Helper()
+	r := n.Advance(n.Start().Add(time.Second))
+	out := map[string]string{}
+	for name, st := range lastStatuses(r) {
+		out[name] = st.PodIP
+	}
+	return out
+}
+
+// A pod adopted with a status that shows no IP (FromStatus assumes one, the
+// same for every pod) gets the IP the node gives a pod at its place, as an
+// added pod gets at its first RunPodSandbox: its own. Past the 250th pod
+// too.
+func TestAdoptPodWithoutIP(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}}
+	// place puts before pods on a new node, then bare, adopted without an
+	// IP or added.
+	place := func(before int, bare []string, adopt bool) *sim.Node {
+		n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+		for i := 0; i < before; i++ {
+			if err := n.AddPod(start, apiPod(fmt.Sprintf("added-%d", i), spec), sim.Script{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range bare {
+			p := apiPod(name, spec)
+			var err error
+			if adopt {
+				p.Status = adoptedStatus(start, "", "app")
+				err = n.AdoptPod(start, p, sim.Script{})
+			} else {
+				err = n.AddPod(start, p, sim.Script{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		before int
+		bare   []string
+	}{{1, []string{"bare-1", "bare-2"}}, {250, []string{"bare-250"}}} {
+		adopted, added := podIPs(t, place(tc.before, tc.bare, true)), podIPs(t, place(tc.before, tc.bare, false))
+		owner := map[string]string{}
+		for name, ip := range adopted {
+			if ip == "" {
+				t.Fatalf("%s: no pod IP", name)
+			}
+			if other, ok := owner[ip]; ok {
+				t.Errorf("%s and %s both have IP %s", other, name, ip)
+			}
+			owner[ip] = name
+		}
+		for _, name := range tc.bare {
+			if adopted[name] != added[name] {
+				t.Errorf("%s adopted without an IP has IP %s; added at its place, %s", name, adopted[name], added[name])
+			}
+		}
+	}
+}

@@ -31,4 +31,14 @@ func TestDurationUnits(t *testing.T) {
 	if err := json.Unmarshal([]byte(`2.5`), &d); err != nil || d != sim.Seconds(2.5) {
 		t.Errorf("JSON number: %s %v", d, err)
 	}
+	// Each unit is package time's.
+	for _, u := range []struct {
+		got  sim.Duration
+		want time.Duration
+	}{{sim.Nanosecond, time.Nanosecond}, {sim.Microsecond, time.Microsecond}, {sim.Millisecond, time.Millisecond},
+		{sim.Second, time.Second}, {sim.Minute, time.Minute}, {sim.Hour, time.Hour}} {
+		if u.got.D() != u.want {
+			t.Errorf("unit %s is %s", u.want, u.got.D())
+		}
+	}
 }

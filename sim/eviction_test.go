@@ -6,7 +6,10 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
@@ -192,3 +195,83 @@ func TestEvictMirrorPodRefused(t *testing.T) {
 		t.Fatalf("the refused eviction's entry %q does not say why\n%s", a.Message, tl.Events())
 	}
 }
+
+// An eviction's DisruptionTarget replaces the pod's own, as the eviction
+// manager's status function does (UpdatePodCondition): the first
+// DisruptionTarget condition of the status is replaced, not a second one
+// added, and any later one is left as it is; its LastTransitionTime is kept
+// when its status stays True and is the eviction's time when it turns True;
+// with PodObservedGenerationTracking off, its observedGeneration is the
+// pod's generation only where a DisruptionTarget condition already had one
+// (CalculatePodConditionObservedGeneration), and with the gate on always.
+// The pod is adopted by a new kubelet with its API status, which carries
+// the conditions (the scheduler's preemption set the first).
+func TestEvictReplacesDisruptionTarget(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	before := metav1.NewTime(start.Add(-time.Hour))
+	evictAt := start.Add(5 * time.Second)
+	preempted := v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue, Reason: v1.PodReasonPreemptionByScheduler, LastTransitionTime: before}
+	other := v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionFalse, Reason: "SomeController", LastTransitionTime: before}
+	genOff, err := features.V1_37().With(features.PodObservedGenerationTracking, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withGen := func(c v1.PodCondition, g int64) v1.PodCondition { c.ObservedGeneration = g; return c }
+	for _, tc := range []struct {
+		name     string
+		f        features.Set
+		conds    []v1.PodCondition
+		ltt      time.Time // of the replaced condition
+		gen      int64     // its observedGeneration
+		leftLast *v1.PodCondition
+	}{
+		{"True stays True", features.Set{}, []v1.PodCondition{preempted}, before.Time, 4, nil},
+		{"False turns True", features.Set{}, []v1.PodCondition{other}, evictAt, 4, nil},
+		{"two: the first is replaced", features.Set{}, []v1.PodCondition{preempted, other}, before.Time, 4, &other},
+		{"gate off, none observed", genOff, []v1.PodCondition{preempted}, before.Time, 0, nil},
+		{"gate off, one observed", genOff, []v1.PodCondition{preempted, withGen(other, 2)}, before.Time, 4, ptrCond(withGen(other, 2))},
+	} {
+		pod := apiPod("ev", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+		pod.Generation = 4
+		pod.Status = v1.PodStatus{Phase: v1.PodRunning, StartTime: &metav1.Time{Time: start.Add(-time.Minute)},
+			Conditions: append([]v1.PodCondition{{Type: v1.PodReadyToStartContainers, Status: v1.ConditionTrue}}, tc.conds...),
+			ContainerStatuses: []v1.ContainerStatus{{Name: "app", ContainerID: "containerd://app-x", Ready: true, Started: ptrBool(true),
+				State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.NewTime(start.Add(-30 * time.Second))}}}}}
+		n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond), Kubelet: sim.Kubelet{Features: tc.f}})
+		if err := n.AdoptPod(start, pod, sim.Script{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Do(evictAt, "default", "ev", sim.Action{Evict: &sim.Eviction{}}); err != nil {
+			t.Fatal(err)
+		}
+		r := n.Advance(start.Add(time.Minute))
+		var first *v1.PodStatus
+		for _, e := range r.Entries {
+			if e.Kind == sim.KindStatus && e.Status != nil && e.Status.Status.Reason == sim.EvictedReason {
+				first = &e.Status.Status
+				break
+			}
+		}
+		if first == nil {
+			t.Fatalf("%s: no status with reason Evicted\n%s", tc.name, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		var dts []v1.PodCondition
+		for _, c := range first.Conditions {
+			if c.Type == v1.DisruptionTarget {
+				dts = append(dts, c)
+			}
+		}
+		if len(dts) != len(tc.conds) {
+			t.Fatalf("%s: DisruptionTarget conditions %+v, want %d", tc.name, dts, len(tc.conds))
+		}
+		dt := dts[0]
+		if dt.Status != v1.ConditionTrue || dt.Reason != v1.PodReasonTerminationByKubelet || !dt.LastTransitionTime.Time.Equal(tc.ltt) || dt.ObservedGeneration != tc.gen {
+			t.Errorf("%s: the first DisruptionTarget %+v, want True TerminationByKubelet since %s, observedGeneration %d", tc.name, dt, tc.ltt, tc.gen)
+		}
+		if tc.leftLast != nil && !equality.Semantic.DeepEqual(dts[1], *tc.leftLast) {
+			t.Errorf("%s: the second DisruptionTarget %+v, want it left as %+v", tc.name, dts[1], *tc.leftLast)
+		}
+	}
+}
+
+func ptrCond(c v1.PodCondition) *v1.PodCondition { return &c }

@@ -251,6 +251,78 @@ func resizePod(policy []v1.ContainerResizePolicy) *v1.Pod {
 		Resources: resources("250m", "500m", "128Mi", "128Mi"), ResizePolicy: policy}}})
 }
 
+// A resize names the container it resizes: beside an init container that
+// is not a sidecar (which cannot be resized) and a sidecar, a resize of the
+// regular container is accepted and resizes that container alone.
+func TestResizeBesideInitContainers(t *testing.T) {
+	always := v1.ContainerRestartPolicyAlways
+	pod := resizePod(nil)
+	pod.Spec.InitContainers = []v1.Container{{Name: "setup", Image: "a"},
+		{Name: "side", Image: "a", RestartPolicy: &always, Resources: resources("100m", "200m", "64Mi", "64Mi")}}
+	r := map[string]v1.ResourceRequirements{"app": {Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("500m")},
+		Limits: v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}}}
+	tl, err := sim.Simulate(sim.Config{Seed: 1, For: sec(120)}, []sim.PodInput{{Pod: pod, Actions: []sim.Action{{At: sec(30), Resize: r}},
+		Script: sim.Script{Containers: map[string]sim.Behaviour{"setup": {Runs: []sim.Run{{ExitAfter: sec(1)}}}}}}})
+	if err != nil {
+		t.Fatalf("the resize of app was refused: %v", err)
+	}
+	if ups := calls(tl, "UpdateContainerResources", "app"); len(ups) != 1 || ups[0].Resources == nil || ups[0].Resources.CPUShares != 512 {
+		t.Fatalf("UpdateContainerResources of app: %+v, want one with 512 shares\n%s", ups, tl.Calls())
+	}
+	if ups := calls(tl, "UpdateContainerResources", "side"); len(ups) != 0 {
+		t.Fatalf("the sidecar was resized: %+v\n%s", ups, tl.Calls())
+	}
+}
+
+// A container created without requests or limits still runs with the
+// kubelet's minimum cpu shares (2), and the runtime reports them (CRI
+// ContainerStatus; the kubelet reads 2 shares as a 2m cpu request). A
+// resize that gives it a cpu request (the pod is Burstable through its
+// other container, so its QoS class stays) is allocated first: the status
+// of that sync shows the request the runtime reports, 2m, beside the
+// allocated 50m, and the next the resized 50m, for a pod added and for one
+// adopted by a new kubelet alike.
+func TestResizeGivesRequestsToContainerWithout(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	spec := v1.PodSpec{Containers: []v1.Container{
+		{Name: "a", Image: "busybox", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}}},
+		{Name: "b", Image: "busybox"}}}
+	r := map[string]v1.ResourceRequirements{"b": {Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("50m")}}}
+	for _, adopt := range []bool{false, true} {
+		n := sim.NewNode(sim.Config{Seed: 1, Start: start, KubeletUptime: sim.Duration(time.Nanosecond)})
+		pod := apiPod("rz", spec)
+		var err error
+		if adopt {
+			pod.Status = adoptedStatus(start, "10.1.2.3", "a", "b")
+			err = n.AdoptPod(start, pod, sim.Script{})
+		} else {
+			err = n.AddPod(start, pod, sim.Script{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Do(start.Add(30*time.Second), "default", "rz", sim.Action{Resize: r}); err != nil {
+			t.Fatal(err)
+		}
+		rep := n.Advance(start.Add(time.Minute))
+		var got []string
+		for _, e := range rep.Entries {
+			if e.Kind != sim.KindAPI || e.API != sim.APIStatus || e.Status == nil {
+				continue
+			}
+			for _, cs := range e.Status.Status.ContainerStatuses {
+				if cs.Name == "b" && cs.AllocatedResources.Cpu().MilliValue() == 50 && cs.Resources != nil {
+					got = append(got, cs.Resources.Requests.Cpu().String())
+				}
+			}
+		}
+		if len(got) < 2 || got[0] != "2m" || got[len(got)-1] != "50m" {
+			t.Errorf("adopted %v: b's cpu request in the statuses after the resize %v, want 2m (the runtime's) then 50m\n%s",
+				adopt, got, (&sim.Timeline{Entries: rep.Entries}).Events())
+		}
+	}
+}
+
 // A cpu resize is done in place: one UpdateContainerResources call with
 // the new shares and quota (and the memory limit kept), no restart; the
 // actuated record follows, so later syncs resize nothing.

@@ -311,12 +311,13 @@ func (p *podSim) apply(c Call, start time.Time) {
 		if spec != nil {
 			in.c.Image = spec.Image
 			in.c.ImageRef = p.imageRef(spec.Image)
-			// A container without requests or limits shows none in its
-			// status whatever the runtime reports (apistatus).
-			if r := spec.Resources; c.Kind != "ephemeral" && (len(r.Requests) > 0 || len(r.Limits) > 0) {
-				lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
-				in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
-			}
+			// The runtime reports every container's Linux resources as
+			// the kubelet set them (CRI ContainerStatus): a container
+			// without requests or limits has the minimum cpu shares, read
+			// back as a 2m request (its status shows none: apistatus).
+			r := spec.Resources
+			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
+			in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
 		}
 		p.rt.containers = append(p.rt.containers, in)
 		if p.rt.logs == nil {
