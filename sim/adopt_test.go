@@ -506,7 +506,9 @@ func TestAdoptPodRunsFollowRestartCount(t *testing.T) {
 // the last status written.
 func podIPs(t *testing.T, n *sim.Node) map[string]string {
 	t.Helper()
-	r := n.Advance(n.Start().Add(time.Second))
+	// Two minutes: 251 pods started at once share the runtime
+	// (Config.RuntimeContention), their sandboxes take seconds.
+	r := n.Advance(n.Start().Add(2 * time.Minute))
 	out := map[string]string{}
 	for name, st := range lastStatuses(r) {
 		out[name] = st.PodIP

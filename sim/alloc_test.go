@@ -25,8 +25,11 @@ import (
 // machine (run after run they differ by a few allocations); the margin,
 // about 600 allocations, covers what may vary (fmt's sync.Pool emptied by
 // a collection, map growth) and no more: one allocation more per sync, or
-// per stored status, fails.
-const allocsPerSyncBudget = 15.6
+// per stored status, fails. Since the runtime reports the resources of
+// every container (a container without requests too: its 2m cpu request
+// from the minimum shares), 15.66 independently and 15.39 with the shared
+// runtime; the budget moved with them by the same margin.
+const allocsPerSyncBudget = 16.0
 
 // TestAllocsPerSync guards the engine's allocation count: a change that
 // brings allocations back to the hot paths (a deep copy of a status per
