@@ -82,10 +82,19 @@ func mixedPods(n int) []PodInput {
 func BenchmarkNode(b *testing.B) {
 	for _, size := range []int{1000, 10000} {
 		pods := mixedPods(size)
-		for _, par := range []int{1, runtime.GOMAXPROCS(0)} {
-			b.Run(fmt.Sprintf("pods=%d/cores=%d", size, par), func(b *testing.B) {
+		for _, par := range []int{1, runtime.GOMAXPROCS(0), 0} {
+			// par 0: the default node, whose pods share the runtime
+			// (RuntimeContention) and run one at a time in time order; the
+			// others the independent engine (RuntimeContention -1), the
+			// one issue 25's figures measure, on 1 and on every core.
+			name := fmt.Sprintf("pods=%d/cores=%d", size, par)
+			contention := Duration(-1)
+			if par == 0 {
+				name, par, contention = fmt.Sprintf("pods=%d/shared-runtime", size), 1, 0
+			}
+			b.Run(name, func(b *testing.B) {
 				var entries atomic.Int64
-				cfg := Config{Seed: 1, For: Duration(time.Hour), Parallelism: par, Observe: func(Entry) { entries.Add(1) }}
+				cfg := Config{Seed: 1, For: Duration(time.Hour), Parallelism: par, RuntimeContention: contention, Observe: func(Entry) { entries.Add(1) }}
 				b.ReportAllocs()
 				syncs := 0
 				start := time.Now()

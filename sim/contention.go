@@ -29,8 +29,8 @@ func contended(method string) bool {
 }
 
 // runtimeLedger is the node's container runtime as the pods' syncs share
-// it: the contended calls in flight, so that calls that overlap take
-// longer.
+// it: how many contended calls are in flight, so that calls that overlap
+// take longer.
 //
 // The model: each contended call takes its RuntimeDelays time plus per for
 // every other contended call of the node's syncs that overlaps it. When a
@@ -43,59 +43,78 @@ func contended(method string) bool {
 // (its entry's Call.Done grows). The container GC's calls are outside the
 // model: they neither slow nor are slowed.
 //
+// The calls in flight are not visited when one starts: g grows by per
+// instead, and a sync whose call is in flight takes its part of the growth
+// since the call started (settle) when its next step comes, which then
+// comes later; so a start costs the same however many calls fly.
+//
 // Only a node that runs its pods one at a time in time order keeps a
 // ledger (Node.inOrder): each call then starts after every call that
 // started before it, whichever pod made it.
 type runtimeLedger struct {
 	per time.Duration
-	// flying are the contended calls started and not done.
-	flying []flight
+	// live counts the contended calls started and not done.
+	live int
+	// g is per times the number of calls that started while others were
+	// in flight: a call in flight is slowed by g's growth since it started.
+	g time.Duration
+	// starting are the calls started at the instant being run (flush).
+	starting []start
 }
 
-// flight is call i of the sync playing on sp (its epoch).
-type flight struct {
-	sp    *syncPlay
-	epoch uint64
-	i     int
+type start struct {
+	sp *syncPlay
+	i  int
 }
 
-// live reports whether f is still in flight at t: its sync is the one
-// playing and the call returns after t (a pod whose simulation ended
-// leaves its calls behind).
-func (f flight) live(t time.Time) bool {
-	return f.sp.epoch == f.epoch && f.i < len(f.sp.out.Calls) && f.sp.start.Add(f.sp.out.Calls[f.i].Done).After(t)
-}
-
-// started is call i of sp starting (at its pod's loop's time).
+// started is call i of sp starting (at its pod's loop's time). It counts
+// once every pod has run that instant (flush): a call that returns at the
+// very time another starts does not overlap it, whichever pod runs first.
 func (l *runtimeLedger) started(sp *syncPlay, i int) {
-	if !contended(sp.out.Calls[i].Method) {
+	if contended(sp.out.Calls[i].Method) {
+		l.starting = append(l.starting, start{sp, i})
+	}
+}
+
+// flush counts the calls that started at the instant the node has just
+// run, in the order they started.
+func (l *runtimeLedger) flush() {
+	for _, st := range l.starting {
+		sp := st.sp
+		if sp.p.playing != sp || st.i >= len(sp.out.Calls) {
+			continue // the sync was abandoned
+		}
+		l.settle(sp)
+		if sp.fly < 0 {
+			l.live++
+		}
+		if n := l.live - 1; n > 0 {
+			l.g += l.per
+			sp.shift(sp.start.Add(sp.out.Calls[st.i].At), time.Duration(n)*l.per)
+		}
+		sp.fly, sp.g0, sp.applied = st.i, l.g, 0
+	}
+	clear(l.starting)
+	l.starting = l.starting[:0]
+}
+
+// settle shifts sp by the growth of g its call in flight has not taken yet.
+func (l *runtimeLedger) settle(sp *syncPlay) {
+	if sp.fly < 0 {
 		return
 	}
-	now := sp.p.loop.Now
-	kept := l.flying[:0]
-	for _, f := range l.flying {
-		if f.live(now) {
-			kept = append(kept, f)
-		}
+	if d := l.g - sp.g0 - sp.applied; d > 0 {
+		sp.applied += d
+		sp.shift(sp.start.Add(sp.out.Calls[sp.fly].At), d)
 	}
-	clear(l.flying[len(kept):])
-	l.flying = kept
-	for _, f := range l.flying {
-		f.sp.shift(now, l.per)
-	}
-	if n := len(l.flying); n > 0 {
-		sp.shift(now, time.Duration(n)*l.per)
-	}
-	l.flying = append(l.flying, flight{sp: sp, epoch: sp.epoch, i: i})
 }
 
-// done is call i of sp returning.
-func (l *runtimeLedger) done(sp *syncPlay, i int) {
-	for k, f := range l.flying {
-		if f.sp == sp && f.epoch == sp.epoch && f.i == i {
-			l.flying = append(l.flying[:k], l.flying[k+1:]...)
-			return
-		}
+// done is sp's call in flight returning, or its sync abandoned (the pod's
+// simulation ended, the kubelet stopped).
+func (l *runtimeLedger) done(sp *syncPlay) {
+	if sp.fly >= 0 {
+		sp.fly = -1
+		l.live--
 	}
 }
 

@@ -281,6 +281,7 @@ func (p *podSim) shuffle(n int, swap func(i, j int)) {
 // is left on the pod's loop.
 func (p *podSim) leaveForGC() {
 	p.leftover = true
+	p.abandonPlay()
 	p.loop.Clear()
 	p.dirty = false
 	clear(p.relists)

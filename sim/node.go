@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -426,8 +427,14 @@ func (n *Node) ran(p *podSim) {
 func (n *Node) runInOrder(t time.Time) {
 	key := t.UnixNano()
 	a := n.arena(0)
+	l := n.st.ledger
+	cur := int64(math.MinInt64)
 	for len(n.wake) > 0 && n.wake[0].wakeKey <= key {
 		p := n.wake[0]
+		if p.wakeKey != cur {
+			l.flush()
+			cur = p.wakeKey
+		}
 		at, _ := p.loop.Next()
 		p.arena = a
 		p.runUntil(at)
@@ -441,6 +448,7 @@ func (n *Node) runInOrder(t time.Time) {
 		}
 		n.ran(p)
 	}
+	l.flush()
 }
 
 // runDue runs each pod with events due at or before t to t, the pods in

@@ -76,6 +76,9 @@ type podSim struct {
 	// freePlay is a syncPlay whose sync has finished, for the next sync
 	// to play on (nil: none).
 	freePlay *syncPlay
+	// playing is the sync playing out (nil: none), whose call in flight
+	// the runtime ledger counts until it returns or is abandoned.
+	playing *syncPlay
 	// statusMemo lets SyncPod skip a status step that would store
 	// nothing, as the last one did.
 	statusMemo statusMemo
@@ -161,6 +164,7 @@ func (p *podSim) runUntil(t time.Time) {
 		}
 	}
 	if p.done() {
+		p.abandonPlay()
 		p.loop.Clear()
 		return
 	}
@@ -276,5 +280,16 @@ func (p *podSim) gone() {
 	p.apiGone = true
 	if !p.static {
 		p.log(KindAPI, p.loop.Now, "API object deleted").API = APIGone
+	}
+}
+
+// abandonPlay ends the sync playing out before the pod's loop is cleared:
+// its call in flight no longer counts in the runtime's contention.
+func (p *podSim) abandonPlay() {
+	if sp := p.playing; sp != nil {
+		if l := p.node.ledger; l != nil {
+			l.done(sp)
+		}
+		p.playing = nil
 	}
 }

@@ -113,7 +113,8 @@ func (p *podSim) tryRun() {
 	}
 	p.freePlay = nil
 	sp.start, sp.out, sp.work, sp.gen, sp.resize = p.loop.Now, out, work, p.pod.Generation, startResize
-	sp.epoch++
+	sp.fly = -1
+	p.playing = sp
 	// The steps are played one at a time (sp.arm), each with the sequence
 	// number it would have had scheduled here, so that they run, among
 	// the pod's other events, in the order they would have (a step and
@@ -185,14 +186,15 @@ type syncPlay struct {
 	resize ResizeConditions
 	// steps are the sync's steps in the order they run, next the first
 	// not run yet; only steps[next] is scheduled, with the token armed
-	// (an event scheduled with another token is one a shift replaced,
-	// and does nothing).
+	// (an event scheduled with another token does nothing).
 	steps []playStep
 	next  int
 	token int64
-	// epoch counts the syncs played on sp, so that the runtime ledger
-	// knows a call of an earlier one.
-	epoch uint64
+	// fly is the index of the contended call in flight (-1: none), g0 the
+	// runtime ledger's g when it started and applied how much of g's
+	// growth since then sp has been shifted by (runtimeLedger).
+	fly         int
+	g0, applied time.Duration
 	// logged are the calls' entries in the timeline, once started, so
 	// that a call the runtime's contention lengthens while it runs is
 	// shown as it returned (runtimeLedger).
@@ -270,7 +272,10 @@ func (sp *syncPlay) shift(t time.Time, d time.Duration) {
 	if sp.out.Duration > after {
 		sp.out.Duration += d
 	}
-	sp.arm()
+	// The step scheduled keeps its event: when it comes, it finds its
+	// step later and schedules it again (play), so that a sync shifted by
+	// every call that starts while it runs has one event, not one per
+	// shift.
 }
 
 // The steps of a syncPlay: the index of a call or status times 4 plus the
@@ -284,7 +289,14 @@ const (
 
 func (sp *syncPlay) play(token int64) {
 	if token != sp.token || sp.next >= len(sp.steps) {
-		return // replaced by a shift
+		return
+	}
+	if l := sp.p.node.ledger; l != nil {
+		l.settle(sp)
+	}
+	if at := sp.at(sp.steps[sp.next]); at.After(sp.p.loop.Now) {
+		sp.arm() // shifted since it was scheduled
+		return
 	}
 	arg := sp.steps[sp.next].arg
 	sp.next++
@@ -308,6 +320,7 @@ func (sp *syncPlay) step(arg int64) {
 		}
 		sp.out = SyncOutput{}
 		sp.p.freePlay = sp
+		sp.p.playing = nil
 		sp.p.finish(out, work)
 		// Nothing holds the played calls (entries have copies): the
 		// next sync appends to their list.
@@ -329,8 +342,8 @@ func (sp *syncPlay) step(arg int64) {
 			l.started(sp, int(i))
 		}
 	case playCallDone:
-		if l := sp.p.node.ledger; l != nil {
-			l.done(sp, int(i))
+		if l := sp.p.node.ledger; l != nil && sp.fly == int(i) {
+			l.done(sp)
 		}
 		sp.p.apply(sp.out.Calls[i], sp.start)
 	case playStatus:
