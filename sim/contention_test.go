@@ -140,3 +140,31 @@ func TestContentionSlowsOverlappingCalls(t *testing.T) {
 	off := calls(Config{Seed: 1, RuntimeContention: -1}, burstPods(3))
 	check("contention off", off["c"], 289*ms, 11*ms, 67*ms)
 }
+
+// TestAbandonedCallStopsCounting: a kubelet restart asked for while pod
+// a's RunPodSandbox is in flight (the kubelet stops once that sync has
+// played out, and forgets everything it had scheduled) leaves no call
+// counted in the runtime: pod b, added later, takes its delays alone.
+// (abandonPlay, which uncounts a call whose sync is dropped mid-flight,
+// is a guard: no path drops a sync that is playing.)
+func TestAbandonedCallStopsCounting(t *testing.T) {
+	down := Duration(time.Second)
+	pods := burstPods(2)
+	pods[0].Actions = []Action{{At: Duration(100 * time.Millisecond), RestartKubelet: &down}}
+	pods[1].At = Duration(30 * time.Second)
+	tl, err := Simulate(Config{Seed: 1, For: Duration(40 * time.Second)}, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []time.Duration
+	for _, e := range tl.Entries {
+		if e.Pod == "b" && e.Call != nil {
+			got = append(got, e.Call.Done-e.Call.At)
+		}
+	}
+	ms := time.Millisecond
+	want := []time.Duration{289 * ms, 11 * ms, 67 * ms}
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("pod b's calls took %v, want %v alone\n%s", got, want, tl.Events())
+	}
+}

@@ -65,15 +65,13 @@ type Config struct {
 	Parallelism int `json:"parallelism,omitempty"`
 	// RuntimeContention is how much longer a CRI call that creates,
 	// starts, stops or removes a sandbox or container (or resizes one)
-	// takes for each such call of the node's pods the runtime is serving
-	// when it is made, and for each pod added at that instant whose first
-	// sync has not run yet (see runtimeLedger): 0 is
-	// DefaultRuntimeContention (24 ms, fitted to thirteen pods started at
-	// once on a 2-core node); negative: none, every call takes its
-	// RuntimeDelays time whatever the other pods do, and the pods are
+	// takes for each other such call of the node's syncs that overlaps
+	// it, whichever started first (see runtimeLedger in contention.go):
+	// 0 is DefaultRuntimeContention (14 ms, fitted to thirteen pods
+	// started at once on a 2-core node); negative: none, every call takes
+	// its RuntimeDelays time whatever the other pods do, and the pods are
 	// simulated independently (in parallel, Parallelism). A node with one
-	// pod gives the same timeline either way, but for the container GC's
-	// calls overlapping a sync's.
+	// pod gives the same timeline either way.
 	RuntimeContention Duration `json:"runtimeContention,omitempty"`
 	// Observe, when set, receives every entry instead of the timeline
 	// (Timeline.Entries stays empty, so memory does not grow with the
