@@ -70,6 +70,13 @@ func simGeneralAssumptions(s *simulation) []string {
 	if hasProbes {
 		out = append(out, "a probe answers at once: a scripted failure fails at once, never at the probe's timeout")
 	}
+	if len(s.pods) > 1 && s.cfg.RuntimeContention >= 0 {
+		per := sim.DefaultRuntimeContention
+		if s.cfg.RuntimeContention > 0 {
+			per = s.cfg.RuntimeContention.D()
+		}
+		out = append(out, fmt.Sprintf("the %d pods share the node's container runtime: a sandbox or container call takes %s longer for each other such call it overlaps (fitted to 13 pods started at once on a 2-core node)", len(s.pods), per))
+	}
 	return append(out,
 		"images are present (no pull time), volumes mount at once, API writes are instant",
 		fmt.Sprintf("the kubelet has run for %s (probe workers start without their random delay)", orDur(s.cfg.KubeletUptime, "an hour")))
