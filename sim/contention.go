@@ -2,16 +2,17 @@ package sim
 
 import "time"
 
-// DefaultRuntimeContention is how much longer a CRI call takes for each
-// other call the runtime is serving when it is made (Config.RuntimeContention).
-// 24 ms is the least-squares fit of the additive model below to the 39
-// sandbox, create and start calls of the thirteen pods of the burst
-// captures (testdata/captured/burst-01 to burst-13: thirteen manifests
-// written at one instant on a 2-core node): RunPodSandbox took 0.38 to
-// 0.91 s there, CreateContainer 0.08 to 0.38 s and StartContainer 0.13 to
-// 0.41 s, where the same node took 0.07-0.23 s, 0.01-0.06 s and
-// 0.05-0.11 s for a pod alone. The fit brings the calls' root-mean-square
-// error from 0.28 s (the per-call delays alone) to 0.14 s.
+// DefaultRuntimeContention is how much longer a contended CRI call takes
+// for each other contended call it overlaps (Config.RuntimeContention;
+// the model is runtimeLedger's). 14 ms is the fit to the burst captures
+// (testdata/captured/burst-01 to burst-13: thirteen manifests written at
+// one instant on a 2-core node, each app's StartContainer returned 1.11 to
+// 1.44 s after them, where a pod alone takes about 0.4 s): simulated
+// together with the default delays, each pod's start is within 0.16 s of
+// its capture, 0.05 s on average (10 ms: 0.26 s on average, 16 ms: 0.10
+// s; every call alone: 0.86 s), and the median RunPodSandbox,
+// CreateContainer, StartContainer and StopPodSandbox within 0.11 s of the
+// captured ones (TestReplayBurstContention in tooling/replay).
 const DefaultRuntimeContention = 14 * time.Millisecond
 
 // contended reports whether a CRI call of this method is work the runtime
