@@ -1,15 +1,12 @@
 package sim
 
 import (
-	"sort"
 	"testing"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
-
-	"github.com/kubeletlogic/kubeletlogic/features"
 )
 
 // TestInOrderMatchesIndependent: the two ways a node runs its pods give
@@ -22,16 +19,7 @@ import (
 func TestInOrderMatchesIndependent(t *testing.T) {
 	defer func(d time.Duration) { defaultContention = d }(defaultContention)
 	rapid.Check(t, func(t *rapid.T) {
-		span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
-		nPods := rapid.IntRange(1, 4).Draw(t, "pods")
-		var pods []PodInput
-		for i := 0; i < nPods; i++ {
-			pods = append(pods, drawInput(t, i, span))
-		}
-		sort.SliceStable(pods, func(i, j int) bool { return pods[i].At < pods[j].At })
-		cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span),
-			Parallelism: rapid.IntRange(1, 3).Draw(t, "parallelism"),
-			Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")}}
+		cfg, pods := drawNode(t, 4)
 		cfg.RuntimeContention = -1
 		want, err := Simulate(cfg, pods)
 		if err != nil {

@@ -153,6 +153,24 @@ func timelineDiff(want, got *Timeline) string {
 	return ""
 }
 
+// drawNode draws up to maxPods pods (podgen), their scripts and actions,
+// sorted by arrival (the node numbers pods in the order they arrive), and
+// the node's seed, span, parallelism and gates of one of the three
+// versions.
+func drawNode(t *rapid.T, maxPods int) (Config, []PodInput) {
+	span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
+	nPods := rapid.IntRange(1, maxPods).Draw(t, "pods")
+	var pods []PodInput
+	for i := 0; i < nPods; i++ {
+		pods = append(pods, drawInput(t, i, span))
+	}
+	sort.SliceStable(pods, func(i, j int) bool { return pods[i].At < pods[j].At })
+	cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span),
+		Parallelism: rapid.IntRange(1, 3).Draw(t, "parallelism"),
+		Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")}}
+	return cfg, pods
+}
+
 // TestNodeMatchesSimulate: a driver that learns of each pod and action
 // only when it happens, advancing the Node in steps of random sizes (from
 // a nanosecond to minutes) and delivering deletions and finalizer removals
@@ -164,20 +182,10 @@ func timelineDiff(want, got *Timeline) string {
 // here; 60 in 5 s under a load of 25).
 func TestNodeMatchesSimulate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		span := time.Duration(rapid.IntRange(20, 400).Draw(t, "span seconds")) * time.Second
-		nPods := rapid.IntRange(1, 3).Draw(t, "pods")
-		var pods []PodInput
-		for i := 0; i < nPods; i++ {
-			pods = append(pods, drawInput(t, i, span))
-		}
-		// The node numbers pods in the order they arrive.
-		sort.SliceStable(pods, func(i, j int) bool { return pods[i].At < pods[j].At })
-		cfg := Config{Seed: rapid.Uint64().Draw(t, "seed"), For: Duration(span),
-			Parallelism: rapid.IntRange(1, 3).Draw(t, "parallelism"),
-			Kubelet:     Kubelet{Features: rapid.SampledFrom([]features.Set{features.V1_37(), features.V1_36(), features.V1_35()}).Draw(t, "version")},
-			// The node in time order with the runtime shared (the
-			// default, and a contention far above it), and independent.
-			RuntimeContention: rapid.SampledFrom([]Duration{0, Duration(200 * time.Millisecond), -1}).Draw(t, "runtime contention")}
+		cfg, pods := drawNode(t, 3)
+		// The node in time order with the runtime shared (the default,
+		// and a contention far above it), and independent.
+		cfg.RuntimeContention = rapid.SampledFrom([]Duration{0, Duration(200 * time.Millisecond), -1}).Draw(t, "runtime contention")
 		want, err := Simulate(cfg, pods)
 		if err != nil {
 			t.Fatalf("Simulate: %v", err)
