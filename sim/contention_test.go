@@ -156,3 +156,31 @@ func TestAbandonedCallStopsCounting(t *testing.T) {
 		t.Fatalf("pod b's calls took %v, want %v alone\n%s", got, want, tl.Events())
 	}
 }
+
+// TestSyncsCountsTheSyncEntries: Timeline.Syncs (and Report.Syncs) count
+// the pod syncs the kubelet ran, one per sync entry, on both engines.
+func TestSyncsCountsTheSyncEntries(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg, pods := drawNode(t, 3)
+		cfg.RuntimeContention = rapid.SampledFrom([]Duration{0, -1}).Draw(t, "runtime contention")
+		tl, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range tl.Entries {
+			if e.Kind == KindSync && isSyncWork(e.Work) {
+				n++
+			}
+		}
+		if n == 0 || tl.Syncs != n {
+			t.Fatalf("Syncs %d, %d sync entries\n%s", tl.Syncs, n, tl.Events())
+		}
+	})
+}
+
+// isSyncWork is whether an entry's Work names one of the pod worker's
+// three syncs.
+func isSyncWork(w string) bool {
+	return w == "sync" || w == "terminating" || w == "terminated"
+}
