@@ -115,18 +115,14 @@ func (p *podSim) tryRun() {
 	sp.start, sp.out, sp.work, sp.gen, sp.resize = p.loop.Now, out, work, p.pod.Generation, startResize
 	sp.fly = -1
 	p.playing = sp
-	// The steps are played one at a time (sp.arm), each with the sequence
-	// number it would have had scheduled here, so that they run, among
-	// the pod's other events, in the order they would have (a step and
-	// another event at the same time: the one scheduled first).
+	// The steps are played one at a time (sp.arm): a call in flight can
+	// then be lengthened, with what follows it (runtimeLedger).
 	sp.steps, sp.next = sp.steps[:0], 0
 	sp.logged = sp.logged[:0]
-	seq := p.loop.Reserve(2*len(out.Calls) + len(out.Statuses))
 	for i := range out.Calls {
-		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playCallStarted, seq: seq},
-			playStep{arg: int64(i)*4 + playCallDone, seq: seq + 1})
+		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playCallStarted, order: len(sp.steps)},
+			playStep{arg: int64(i)*4 + playCallDone, order: len(sp.steps) + 1})
 		sp.logged = append(sp.logged, nil)
-		seq += 2
 	}
 	for i := range out.Statuses {
 		s := &out.Statuses[i]
@@ -134,8 +130,7 @@ func (p *podSim) tryRun() {
 			p.storedAt(&s.Status, s.By, sp.gen)
 			continue
 		}
-		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playStatus, seq: seq})
-		seq++
+		sp.steps = append(sp.steps, playStep{arg: int64(i)*4 + playStatus, order: len(sp.steps)})
 	}
 	for _, m := range out.Messages {
 		p.log(KindSync, p.loop.Now, oneLine(m))
@@ -148,7 +143,7 @@ func (p *podSim) tryRun() {
 		}
 		p.at(p.loop.Now, p.readinessTick)
 	}
-	sp.steps = append(sp.steps, playStep{arg: playFinish, seq: p.loop.Reserve(1)})
+	sp.steps = append(sp.steps, playStep{arg: playFinish, order: len(sp.steps)})
 	sp.sortSteps()
 	sp.arm()
 }
@@ -201,11 +196,12 @@ type syncPlay struct {
 	logged []*Call
 }
 
-// playStep is one step of a syncPlay: its argument of play and the
-// sequence number of its event.
+// playStep is one step of a syncPlay: its argument of play, and its place
+// in the output (calls, then statuses, then the finish), which orders the
+// steps of one time.
 type playStep struct {
-	arg int64
-	seq uint64
+	arg   int64
+	order int
 }
 
 // at is when step st runs.
@@ -223,14 +219,13 @@ func (sp *syncPlay) at(st playStep) time.Time {
 	return sp.start.Add(sp.out.Statuses[i].At)
 }
 
-// sortSteps orders the steps by time, then by sequence number: the order
-// in which their events would run.
+// sortSteps orders the steps by time, then by their place in the output.
 func (sp *syncPlay) sortSteps() {
 	st := sp.steps
 	for i := 1; i < len(st); i++ {
 		for j := i; j > 0; j-- {
 			a, b := sp.at(st[j-1]), sp.at(st[j])
-			if a.Before(b) || (a.Equal(b) && st[j-1].seq < st[j].seq) {
+			if a.Before(b) || (a.Equal(b) && st[j-1].order < st[j].order) {
 				break
 			}
 			st[j-1], st[j] = st[j], st[j-1]
@@ -245,7 +240,7 @@ func (sp *syncPlay) arm() {
 	}
 	sp.token++
 	st := sp.steps[sp.next]
-	sp.p.loop.AtCallSeq(sp.at(st), sp.fn, sp.token, st.seq)
+	sp.p.loop.AtCall(sp.at(st), sp.fn, sp.token)
 }
 
 // shift makes every step of the sync after t come d later: the call in

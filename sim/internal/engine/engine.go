@@ -47,25 +47,6 @@ func (l *Loop) At(t time.Time, fn func()) {
 	l.up(len(l.q) - 1)
 }
 
-// Reserve sets aside the sequence numbers of n events scheduled now and
-// returns the first: AtCallSeq with one of them schedules an event later
-// that runs, among the events of its time, where it would have run had it
-// been scheduled at the Reserve.
-func (l *Loop) Reserve(n int) uint64 {
-	first := l.seq + 1
-	l.seq += uint64(n)
-	return first
-}
-
-// AtCallSeq is AtCall with a sequence number from Reserve.
-func (l *Loop) AtCallSeq(t time.Time, call func(int64), arg int64, seq uint64) {
-	if t.Before(l.Now) {
-		t = l.Now
-	}
-	l.q = append(l.q, event{at: t, key: t.UnixNano(), seq: seq, call: call, arg: arg})
-	l.up(len(l.q) - 1)
-}
-
 // AtCall schedules call(arg) at t, as At does. A caller that keeps call
 // (a method value made once) schedules without allocating a closure.
 func (l *Loop) AtCall(t time.Time, call func(int64), arg int64) {
