@@ -540,4 +540,18 @@ containers:
 	if !slices.Equal(r.Started(), []string{"app"}) {
 		t.Errorf("past the back-off: %s", r)
 	}
+	// Probe results given replace those read off the status: the sidecar
+	// whose readiness probe failed reads not ready.
+	r = sim.Next(pod, st, sim.NextOptions{Now: now, Probes: map[string]vocab.ProbeResults{"c1": {Readiness: vocab.ProbeFailure, Startup: vocab.ProbeSuccess}}})
+	last = r.Statuses[len(r.Statuses)-1].Status
+	if len(last.InitContainerStatuses) != 1 || last.InitContainerStatuses[0].Ready {
+		t.Errorf("the sidecar whose readiness probe failed reads ready: %+v", last.InitContainerStatuses)
+	}
+	// And over a Memory given with them.
+	mem := sim.Next(pod, st, sim.NextOptions{Now: now}).Input.Memory
+	r = sim.Next(pod, st, sim.NextOptions{Now: now, Memory: &mem, Probes: map[string]vocab.ProbeResults{"c1": {Readiness: vocab.ProbeFailure, Startup: vocab.ProbeSuccess}}})
+	last = r.Statuses[len(r.Statuses)-1].Status
+	if len(last.InitContainerStatuses) != 1 || last.InitContainerStatuses[0].Ready {
+		t.Errorf("with a Memory given, the sidecar whose readiness probe failed reads ready: %+v", last.InitContainerStatuses)
+	}
 }
