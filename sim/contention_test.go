@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -183,4 +184,38 @@ func TestSyncsCountsTheSyncEntries(t *testing.T) {
 // three syncs.
 func isSyncWork(w string) bool {
 	return w == "sync" || w == "terminating" || w == "terminated"
+}
+
+// TestSyncLinesFollowDecisions: each sync entry says its own decision: a
+// pod's first sync creates the sandbox, the next ones keep the pod, and
+// after a crash one restarts the container (the line kept from the last
+// sync is reused only for the same work and decision).
+func TestSyncLinesFollowDecisions(t *testing.T) {
+	pods := burstPods(1)
+	pods[0].Script = Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{ExitAfter: Duration(3 * time.Second), ExitCode: 1}}}}}
+	tl, err := Simulate(Config{Seed: 1, For: Duration(20 * time.Second)}, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, e := range tl.Entries {
+		if e.Kind == KindSync && isSyncWork(e.Work) {
+			lines = append(lines, e.Message)
+		}
+	}
+	has := func(from int, sub string) int {
+		for i := from; i < len(lines); i++ {
+			if strings.Contains(lines[i], sub) {
+				return i
+			}
+		}
+		t.Fatalf("no sync line with %q after line %d: %q", sub, from, lines)
+		return -1
+	}
+	i := has(0, "create sandbox")
+	if i != 0 {
+		t.Fatalf("first sync line %q, want the sandbox's creation", lines[0])
+	}
+	k := has(1, "keep the pod as it is")
+	has(k+1, "start containers: app")
 }
