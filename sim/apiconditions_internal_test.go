@@ -53,7 +53,9 @@ func TestNeedToReconcileReadiness(t *testing.T) {
 // own give none.
 func TestConditionActions(t *testing.T) {
 	with := func(conds ...v1.PodCondition) *v1.Pod { return &v1.Pod{Status: v1.PodStatus{Conditions: conds}} }
-	gate := func(s v1.ConditionStatus) v1.PodCondition { return v1.PodCondition{Type: "example.com/gate", Status: s} }
+	gate := func(s v1.ConditionStatus) v1.PodCondition {
+		return v1.PodCondition{Type: "example.com/gate", Status: s}
+	}
 	ready := v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue}
 	for _, tc := range []struct {
 		name      string
@@ -151,7 +153,7 @@ func TestSetConditionSameStatusKeepsTime(t *testing.T) {
 	if again := set(20500*time.Millisecond, v1.ConditionTrue); !again.Equal(&first) {
 		t.Errorf("set True again: transition time %s, want %s kept", again, first)
 	}
-	if changed := set(30*time.Second, v1.ConditionFalse); !changed.Time.Equal(t0.Add(30*time.Second).Truncate(time.Second)) {
+	if changed := set(30*time.Second, v1.ConditionFalse); !changed.Time.Equal(t0.Add(30 * time.Second).Truncate(time.Second)) {
 		t.Errorf("set False: transition time %s, want %s", changed, t0.Add(30*time.Second))
 	}
 }
