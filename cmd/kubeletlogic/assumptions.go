@@ -70,12 +70,15 @@ func simGeneralAssumptions(s *simulation) []string {
 	if hasProbes {
 		out = append(out, "a probe answers at once: a scripted failure fails at once, never at the probe's timeout")
 	}
+	if len(s.pods) > 1 && s.cfg.RuntimeContention < 0 {
+		out = append(out, fmt.Sprintf("the %d pods' runtime calls do not slow each other (--runtime-contention off; a real node's do)", len(s.pods)))
+	}
 	if len(s.pods) > 1 && s.cfg.RuntimeContention >= 0 {
-		per := sim.DefaultRuntimeContention
+		per, why := sim.DefaultRuntimeContention, "the default, fitted to 13 pods started at once on a 2-core node; --runtime-contention"
 		if s.cfg.RuntimeContention > 0 {
-			per = s.cfg.RuntimeContention.D()
+			per, why = s.cfg.RuntimeContention.D(), "--runtime-contention"
 		}
-		out = append(out, fmt.Sprintf("the %d pods share the node's container runtime: a sandbox or container call takes %s longer for each other such call it overlaps (fitted to 13 pods started at once on a 2-core node)", len(s.pods), per))
+		out = append(out, fmt.Sprintf("the %d pods share the node's container runtime: a sandbox or container call takes %s longer for each other such call it overlaps (%s)", len(s.pods), per, why))
 	}
 	return append(out,
 		"images are present (no pull time), volumes mount at once, API writes are instant",

@@ -63,7 +63,34 @@ type simFlags struct {
 	resize       resizeFlag
 	resizeAt     durationFlag
 	seed         uint64
+	contention   contentionFlag
 	gates        *gateFlags
+}
+
+// contentionFlag is --runtime-contention: a duration, or "off" (-1).
+type contentionFlag struct{ d sim.Duration }
+
+func (f *contentionFlag) String() string {
+	switch {
+	case f.d < 0:
+		return "off"
+	case f.d == 0:
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f *contentionFlag) Set(s string) error {
+	if s == "off" {
+		f.d = -1
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("want a duration longer than 0s, such as 14ms, or off")
+	}
+	f.d = sim.Duration(d)
+	return nil
 }
 
 func addSimFlags(fs *flag.FlagSet) *simFlags {
@@ -77,6 +104,7 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 	fs.Var(&f.resize, "resize", "with --resize-at: resize in place, [container:]cpu=500m,memory=256Mi (cpu= and memory= set the request and the limit the container has; requests.cpu=, limits.memory= set one); repeatable")
 	fs.Var(&f.resizeAt, "resize-at", "when to apply --resize (kubectl patch --subresource resize), e.g. 30s")
 	fs.Uint64Var(&f.seed, "seed", 1, "the seed of every random choice the kubelet makes (requeue jitter, loop phases); the same seed gives the same timeline")
+	fs.Var(&f.contention, "runtime-contention", "with several pods: how much longer a sandbox or container call takes for each other such call it overlaps (default 14ms, as measured on a real node); off: each pod's calls take the same time whatever the others do")
 	f.gates = addGateFlags(fs)
 	return f
 }
@@ -176,7 +204,7 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	}
 	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
 
-	s.cfg = sim.Config{Kubelet: sim.Kubelet{Features: set}, Seed: f.seed, For: sim.Duration(f.forDur.d)}
+	s.cfg = sim.Config{Kubelet: sim.Kubelet{Features: set}, Seed: f.seed, For: sim.Duration(f.forDur.d), RuntimeContention: f.contention.d}
 	for _, lp := range pods {
 		pod, notes := simPod(lp.pod)
 		s.notes = append(s.notes, notes...)

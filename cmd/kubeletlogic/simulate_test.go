@@ -78,6 +78,8 @@ func TestGoldenSimulate(t *testing.T) {
 		tc{"simulate-crashloop-events.txt", []string{"simulate", "-f", ex + "crashloop.yaml", "--script", scripts + "crashloop.yaml", "--for", "25s", "--events"}},
 		tc{"simulate-crashloop-seed-7.txt", []string{"simulate", "-f", ex + "crashloop.yaml", "--script", scripts + "crashloop.yaml", "--for", "5m", "--seed", "7"}},
 		tc{"simulate-two-pods-one-static.txt", []string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m"}},
+		tc{"simulate-two-pods-contention-off.txt", []string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m", "--runtime-contention", "off"}},
+		tc{"simulate-two-pods-contention-100ms.txt", []string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m", "--runtime-contention", "100ms"}},
 		tc{"timeline-two-pods-one-static.svg", []string{"timeline", "-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml", "--for", "1m"}},
 		tc{"timeline-delete-prestop-sidecar.html", []string{"timeline", "-o", "html", "-f", ex + "delete-prestop-sidecar.yaml", "--script", scripts + "delete-prestop-sidecar.yaml"}},
 	)
@@ -583,4 +585,21 @@ func FuzzSimulate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRuntimeContentionFlag: --runtime-contention takes a positive
+// duration or off; zero, a negative duration or a word is a usage error.
+func TestRuntimeContentionFlag(t *testing.T) {
+	base := []string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--for", "5s"}
+	for _, v := range []string{"0s", "-5ms", "none", "14"} {
+		_, errOut, code := runCmd(append(base, "--runtime-contention", v), "")
+		if code != exitUsage || !strings.Contains(errOut, "runtime-contention") {
+			t.Errorf("--runtime-contention %s: exit %d, stderr %q; want a usage error", v, code, errOut)
+		}
+	}
+	for _, v := range []string{"off", "14ms", "1s"} {
+		if _, errOut, code := runCmd(append(base, "--runtime-contention", v), ""); code != 0 {
+			t.Errorf("--runtime-contention %s: exit %d, stderr %q", v, code, errOut)
+		}
+	}
 }
