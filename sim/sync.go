@@ -221,7 +221,12 @@ type Call struct {
 	// time in sim they count from the start of what holds them: in
 	// SyncOutput.Calls from the start of the sync (SyncInput.Now), in a
 	// Timeline entry from the start of the simulation (Timeline.Start),
-	// like Entry.At, which equals the call's At there.
+	// like Entry.At, which equals the call's At there. On a node whose
+	// pods share the runtime (Config.RuntimeContention) a call in flight
+	// returns later when other calls start: the entry, logged when the
+	// call is made, holds its Call by pointer, which shows the final Done
+	// once the call has returned (a Report or Observe that saw the entry
+	// earlier saw the Done expected then).
 	At   time.Duration `json:"at"`
 	Done time.Duration `json:"done"`
 	// Method is the CRI method: RunPodSandbox, StopPodSandbox,
