@@ -16,7 +16,8 @@ import (
 
 // TestSyncInitialisesActuated: a v1.37 sync of a running pod with resources
 // and an empty memory initialises the actuated record from the pod
-// (InitializeActuatedPod) and resizes nothing; v1.35 and v1.36 fill it with
+// (InitializeActuatedPod) and resizes nothing (no PodResizeInProgress
+// either); v1.35 and v1.36 fill it with
 // what their kubelet recorded starting what the runtime holds.
 func TestSyncInitialisesActuated(t *testing.T) {
 	res := v1.ResourceRequirements{
@@ -34,6 +35,10 @@ func TestSyncInitialisesActuated(t *testing.T) {
 	}
 	if got := out.Memory.Actuated.Containers["app"]; got.Limits.Memory().Cmp(resource.MustParse("64Mi")) != 0 || out.Memory.Actuated.Exact {
 		t.Errorf("v1.37: memory holds %+v, want the record initialised from the pod (not Exact)", out.Memory.Actuated)
+	}
+	// The record the sync fills equals the pod: no resize in progress.
+	if out.Memory.Resize.InProgress != nil {
+		t.Errorf("v1.37: PodResizeInProgress %+v set by a sync that resized nothing", *out.Memory.Resize.InProgress)
 	}
 	// v1.35 has no InitializeActuatedPod, but a kubelet that ran the app
 	// recorded its resources when it started it.

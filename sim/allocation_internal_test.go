@@ -153,3 +153,152 @@ func TestScriptOtherRequests(t *testing.T) {
 		}
 	}
 }
+
+// SetPodResizeInProgressCondition: a condition already there keeps its
+// reason and message when none is given, and takes a new reason when one
+// is (a kubelet restart backfills an Error condition from the API status).
+func TestSetInProgressKeepsReason(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := ResizeConditions{InProgress: resizeCondition(v1.PodResizeInProgress, nil, v1.PodReasonError, "update failed", 2, t0)}
+	r.setInProgress("", "", 3, t0.Add(time.Second))
+	if c := r.InProgress; c.Reason != v1.PodReasonError || c.Message != "update failed" || c.ObservedGeneration != 2 || !c.LastTransitionTime.Time.Equal(t0) {
+		t.Fatalf("no reason given: %+v, want Error, its message, generation 2 and the old transition time", *c)
+	}
+	r.setInProgress("", "other", 3, t0.Add(2*time.Second))
+	if c := r.InProgress; c.Reason != "" || c.Message != "other" || !c.LastTransitionTime.Time.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("a message given: %+v, want it with no reason, a new transition time", *c)
+	}
+}
+
+func memoryEmptyDir(name, limit string) v1.Volume {
+	v := v1.Volume{Name: name, VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{Medium: v1.StorageMediumMemory}}}
+	if limit != "" {
+		q := resource.MustParse(limit)
+		v.EmptyDir.SizeLimit = &q
+	}
+	return v
+}
+
+// IsPodResizeInProgress for memory-backed emptyDir limits (gate
+// InPlacePodVerticalScalingMemoryBackedVolumes) and pod-level resources
+// (gate InPlacePodLevelResourcesVerticalScaling): a running pod whose
+// allocated limit differs from the actuated one is resizing; one whose
+// limits equal the actuated ones is not; a disk emptyDir is never looked at.
+func TestResizeInProgressVolumesAndPodLevel(t *testing.T) {
+	f := mustParse(t, "InPlacePodVerticalScalingMemoryBackedVolumes=true,InPlacePodLevelResourcesVerticalScaling=true")
+	res := v1.ResourceRequirements{Requests: rl("100m", "64Mi")}
+	running := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "a", Name: "app", State: runtimestate.Running}}}
+	pod := podWith(res.Requests, nil)
+	disk := resource.MustParse("1Gi")
+	pod.Spec.Volumes = []v1.Volume{memoryEmptyDir("mem", "64Mi"), {Name: "disk", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{SizeLimit: &disk}}}}
+	act := podactions.Actuated{Containers: map[string]v1.ResourceRequirements{"app": res},
+		EmptyDirLimits: map[string]resource.Quantity{"mem": resource.MustParse("64Mi"), "disk": resource.MustParse("2Gi")}}
+	if resizeInProgress(pod, running, act, f) {
+		t.Error("memory emptyDir at its actuated limit (a disk emptyDir's differing): not in progress")
+	}
+	act.EmptyDirLimits["mem"] = resource.MustParse("32Mi")
+	if !resizeInProgress(pod, running, act, f) {
+		t.Error("memory emptyDir limit 64Mi, 32Mi actuated: in progress")
+	}
+	act.EmptyDirLimits["mem"] = resource.MustParse("64Mi")
+	pod.Spec.Resources = &v1.ResourceRequirements{Limits: rl("500m", "128Mi")}
+	act.Pod = pod.Spec.Resources.DeepCopy()
+	if resizeInProgress(pod, running, act, f) {
+		t.Error("pod-level resources at their actuated values: not in progress")
+	}
+	act.Pod = &v1.ResourceRequirements{Limits: rl("400m", "128Mi")}
+	if !resizeInProgress(pod, running, act, f) {
+		t.Error("pod-level cpu limit 500m, 400m actuated: in progress")
+	}
+	act.Pod = nil
+	if !resizeInProgress(pod, running, act, f) {
+		t.Error("pod-level limits, none actuated: in progress")
+	}
+}
+
+// The predicate's fit looks only at the resources the pod requests: a pod
+// requesting no cpu fits even beside other pods requesting more cpu than
+// the node has.
+func TestAdmitResizeWithoutCPURequest(t *testing.T) {
+	old := podWith(rl("", "64Mi"), nil)
+	ok, reason, msg := admitResize(podWith(rl("", "128Mi"), nil), old, rl("2500m", ""), rl("2", "1Gi"), features.Set{})
+	if !ok {
+		t.Fatalf("refused: %s %s", reason, msg)
+	}
+}
+
+// IsMemoryBackedVolumeResizeRequested: a memory-backed emptyDir with a
+// size limit whose limit changed (or whose emptyDir is gone) is a resize;
+// an unchanged limit, a disk emptyDir or a memory one without a limit is
+// not; neither are volume lists of different lengths.
+func TestEmptyDirLimitChanged(t *testing.T) {
+	withVols := func(vs ...v1.Volume) *v1.Pod { p := podWith(nil, nil); p.Spec.Volumes = vs; return p }
+	disk := func(limit string) v1.Volume {
+		q := resource.MustParse(limit)
+		return v1.Volume{Name: "disk", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{SizeLimit: &q}}}
+	}
+	cm := v1.Volume{Name: "mem", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{}}}
+	for _, tc := range []struct {
+		name               string
+		allocated, desired *v1.Pod
+		want               bool
+	}{
+		{"grown", withVols(memoryEmptyDir("mem", "64Mi")), withVols(memoryEmptyDir("mem", "128Mi")), true},
+		{"unchanged", withVols(memoryEmptyDir("mem", "64Mi")), withVols(memoryEmptyDir("mem", "64Mi")), false},
+		{"emptyDir gone", withVols(memoryEmptyDir("mem", "64Mi")), withVols(cm), true},
+		{"disk emptyDir changed", withVols(disk("1Gi")), withVols(disk("2Gi")), false},
+		{"no limit before", withVols(memoryEmptyDir("mem", "")), withVols(memoryEmptyDir("mem", "64Mi")), false},
+		{"not an emptyDir", withVols(cm), withVols(memoryEmptyDir("mem", "64Mi")), false},
+		{"a volume added", withVols(memoryEmptyDir("mem", "64Mi")), withVols(memoryEmptyDir("mem", "128Mi"), cm), false},
+	} {
+		if got := emptyDirLimitChanged(tc.allocated, tc.desired); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// ResourceInfoForPod and UpdatePodFromAllocation: with the gates on, the
+// allocation holds the pod-level resources and the memory-backed emptyDir
+// limits; a desired pod differing in them is synced with the allocated
+// values, an equal one as it is.
+func TestAllocationPodLevelAndEmptyDirs(t *testing.T) {
+	f := mustParse(t, "InPlacePodVerticalScalingMemoryBackedVolumes=true,InPlacePodLevelResourcesVerticalScaling=true")
+	pod := podWith(rl("100m", "64Mi"), nil)
+	disk := resource.MustParse("1Gi")
+	pod.Spec.Volumes = []v1.Volume{memoryEmptyDir("mem", "64Mi"), {Name: "disk", VolumeSource: v1.VolumeSource{EmptyDir: &v1.EmptyDirVolumeSource{SizeLimit: &disk}}},
+		{Name: "cm", VolumeSource: v1.VolumeSource{ConfigMap: &v1.ConfigMapVolumeSource{}}}}
+	pod.Spec.Resources = &v1.ResourceRequirements{Limits: rl("500m", "128Mi")}
+	a := allocationOf(pod, f)
+	if a.pod == nil || !a.pod.Limits.Cpu().Equal(resource.MustParse("500m")) {
+		t.Fatalf("allocated pod-level resources %+v, want the pod's", a.pod)
+	}
+	if q, ok := a.emptyDirs["mem"]; len(a.emptyDirs) != 1 || !ok || !q.Equal(resource.MustParse("64Mi")) {
+		t.Fatalf("allocated emptyDir limits %v, want mem 64Mi alone", a.emptyDirs)
+	}
+	if got, differs := a.apply(pod); differs || got != pod {
+		t.Error("the admitted pod itself: applied as is")
+	}
+	desired := pod.DeepCopy()
+	desired.Spec.Resources.Limits = rl("800m", "128Mi")
+	q := resource.MustParse("128Mi")
+	desired.Spec.Volumes[0].EmptyDir.SizeLimit = &q
+	got, differs := a.apply(desired)
+	if !differs || got.Spec.Resources == nil || !got.Spec.Resources.Limits.Cpu().Equal(resource.MustParse("500m")) ||
+		!got.Spec.Volumes[0].EmptyDir.SizeLimit.Equal(resource.MustParse("64Mi")) {
+		t.Fatalf("a desired pod-level cpu limit and emptyDir limit: synced %+v, %v; want the allocated ones", got.Spec, differs)
+	}
+	if !desired.Spec.Resources.Limits.Cpu().Equal(resource.MustParse("800m")) {
+		t.Error("apply changed the desired pod")
+	}
+}
+
+// toKubeContainerResources: no cpu limit without a cfs period; shares
+// read back as millicores rounded up (1024 shares: exactly 1 cpu).
+func TestReportedResourcesEdges(t *testing.T) {
+	if got := reportedResources(ContainerResources{CPUShares: 2, CPUQuota: 50000}, resource.Quantity{}); got.CPULimit != nil {
+		t.Errorf("no period: cpu limit %v, want none", got.CPULimit)
+	}
+	if got := reportedResources(linuxResources(1000, 0, 0), resource.Quantity{}); got.CPURequest.String() != "1" {
+		t.Errorf("1024 shares: cpu request %v, want 1", got.CPURequest)
+	}
+}

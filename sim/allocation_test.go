@@ -223,3 +223,53 @@ func TestResizeStatusesPassCheck(t *testing.T) {
 		}
 	}
 }
+
+// A deferred resize is retried only when the node's other pods release
+// requests: a rise (1800m to 1900m) retries nothing, nor does the same
+// value again. Released at 150s, after resyncs that wrote no status, the
+// resize is admitted at once and the container resized to the new
+// request: one UpdateContainerResources (shares 409), allocatedResources
+// 400m.
+func TestResizeRetriedOnlyWhenOthersRelease(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		tl := run(t, sim.Config{Seed: seed, For: sec(180)}, sim.PodInput{Pod: resizePod(nil), Actions: []sim.Action{
+			{At: sec(10), OtherRequests: others("1800m")},
+			{At: sec(20), Resize: cpuResize("400m")},
+			{At: sec(30), OtherRequests: others("1900m")},
+			{At: sec(40), OtherRequests: others("1900m")},
+			{At: sec(150), OtherRequests: others("")},
+		}})
+		for _, e := range tl.Entries {
+			if e.Kind == sim.KindAction && strings.Contains(e.Message, "pods_removed") && e.At < 150*time.Second {
+				t.Errorf("seed %d: %s: a retry at %s, before the other pods released anything\n%s", seed, e.Message, e.At, tl.Events())
+			}
+		}
+		ups := calls(tl, "UpdateContainerResources", "app")
+		if len(ups) != 1 || ups[0].At < 150*time.Second || ups[0].At > 151*time.Second || ups[0].Resources.CPUShares != 409 {
+			t.Fatalf("seed %d: want one UpdateContainerResources (shares 409) right after the release at 150s\n%s", seed, tl.Calls())
+		}
+		sts := apiStatuses(tl)
+		last := sts[len(sts)-1].Status.Status
+		if cs := last.ContainerStatuses[0]; cs.AllocatedResources.Cpu().String() != "400m" || cs.Resources == nil || cs.Resources.Requests.Cpu().String() != "400m" {
+			t.Errorf("seed %d: last status: allocated %v, resources %+v; want cpu 400m", seed, cs.AllocatedResources, cs.Resources)
+		}
+	}
+}
+
+// An otherRequests action says what the other pods now request, cpu then
+// memory, or nothing.
+func TestOtherRequestsActionString(t *testing.T) {
+	both := v1.ResourceList{v1.ResourceMemory: resource.MustParse("16Mi"), v1.ResourceCPU: resource.MustParse("1500m")}
+	for _, tc := range []struct {
+		l    *v1.ResourceList
+		want string
+	}{
+		{&both, "other pods request cpu=1500m,memory=16Mi"},
+		{others("1"), "other pods request cpu=1"},
+		{others(""), "other pods request nothing"},
+	} {
+		if got := (sim.Action{OtherRequests: tc.l}).String(); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}

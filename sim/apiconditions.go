@@ -96,8 +96,9 @@ func needToReconcileReadiness(pod *v1.Pod, k Kubelet) bool {
 // own from st (status_manager.go mergePodStatus). DisruptionTarget, which
 // the kubelet shares with other writers, comes from st only when st takes
 // the pod to a terminal phase the API does not show yet and no container
-// can still run; its transition time is then now unless the API's has the
-// same status (updateLastTransitionTime).
+// can still run: st's first one (however many st has), its transition
+// time now unless the API's first one has the same status
+// (updateLastTransitionTime), replacing the first one of the list.
 func (p *podSim) mergeAPIConditions(st *v1.PodStatus) {
 	if p.api == nil {
 		return
@@ -130,6 +131,9 @@ func (p *podSim) mergeAPIConditions(st *v1.PodStatus) {
 			out = append(out, c)
 		case c.Type == v1.DisruptionTarget && !terminal(p.api.Phase) && terminal(st.Phase) &&
 			!(termination.Query(p.mem.Worker, true, f).CouldHaveRunningContainers && !p.mem.Finished):
+			// Whichever DisruptionTarget of st the loop is at, the first
+			// one is merged (GetPodConditionFromList).
+			c = st.Conditions[conditionIndex(st.Conditions, c.Type)]
 			c.LastTransitionTime = metav1.NewTime(p.loop.Now.Truncate(time.Second))
 			if i := conditionIndex(p.api.Conditions, c.Type); i >= 0 && p.api.Conditions[i].Status == c.Status {
 				c.LastTransitionTime = p.api.Conditions[i].LastTransitionTime

@@ -271,6 +271,28 @@ func TestEvictReplacesDisruptionTarget(t *testing.T) {
 		if tc.leftLast != nil && !equality.Semantic.DeepEqual(dts[1], *tc.leftLast) {
 			t.Errorf("%s: the second DisruptionTarget %+v, want it left as %+v", tc.name, dts[1], *tc.leftLast)
 		}
+		// The API object: the status manager's merge (the API's
+		// DisruptionTarget listed first since the kubelet's first write)
+		// replaces it, keeping its transition time while it stays True.
+		var api *v1.PodStatus
+		for _, e := range r.Entries {
+			if e.Kind == sim.KindAPI && e.Status != nil && (e.Status.Status.Phase == v1.PodFailed || e.Status.Status.Phase == v1.PodSucceeded) {
+				api = &e.Status.Status
+				break
+			}
+		}
+		if api == nil {
+			t.Fatalf("%s: no terminal status written to the API\n%s", tc.name, (&sim.Timeline{Entries: r.Entries}).Events())
+		}
+		dts = nil
+		for _, c := range api.Conditions {
+			if c.Type == v1.DisruptionTarget {
+				dts = append(dts, c)
+			}
+		}
+		if len(dts) != len(tc.conds) || dts[0].Reason != v1.PodReasonTerminationByKubelet || !dts[0].LastTransitionTime.Time.Equal(tc.ltt) {
+			t.Errorf("%s: the API's DisruptionTarget conditions %+v, want %d, the first TerminationByKubelet since %s", tc.name, dts, len(tc.conds), tc.ltt)
+		}
 	}
 }
 
