@@ -209,4 +209,11 @@ func TestOOMKilled(t *testing.T) {
 	if _, last := tl.LastStatus("oom"); last.Phase != v1.PodSucceeded {
 		t.Fatalf("phase %s, want Succeeded (exit 0 before the OOM kill)", last.Phase)
 	}
+	// So does an own exit at the very time of the OOM kill (the script's
+	// exit is the run's; OOMAfter only cuts a run that would go on).
+	script.Containers["app"] = sim.Behaviour{Runs: []sim.Run{{OOMAfter: sec(3), ExitAfter: sec(3), ExitCode: 0}}}
+	tl = run(t, sim.Config{Seed: 5, For: sec(20)}, sim.PodInput{Pod: pod, Script: script})
+	if _, last := tl.LastStatus("oom"); last.Phase != v1.PodSucceeded {
+		t.Fatalf("phase %s, want Succeeded (exit 0 at the OOM kill's time)", last.Phase)
+	}
 }
