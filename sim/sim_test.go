@@ -481,6 +481,23 @@ func TestRestartCountFromLogs(t *testing.T) {
 	}
 }
 
+// Two resets in a row leave two log files of the app (each reset keeps
+// them): the next instance's restart count follows the newest, 2, not 1.
+func TestRestartCountFromNewestLog(t *testing.T) {
+	pod, script := resetPod()
+	script.Containers["app"] = sim.Behaviour{Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 42}, {ExitAfter: sec(5), ExitCode: 42}, {}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script})
+	var got []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindCRI && e.Call.Method == "CreateContainer" && e.Call.Name == "app" {
+			got = append(got, fmt.Sprint(e.Call.RestartCount))
+		}
+	}
+	if want := "0, 1, 2"; strings.Join(got, ", ") != want {
+		t.Fatalf("app's CreateContainer restart counts: %s, want %s\n%s", strings.Join(got, ", "), want, tl.Events())
+	}
+}
+
 // execCheck is a probe handler: the API server requires one.
 var execCheck = v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"check"}}}
 
