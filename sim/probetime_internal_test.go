@@ -3,6 +3,8 @@ package sim
 import (
 	"testing"
 	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // TestNextProbeStart: the worker's loop waits on a fixed ticker
@@ -28,6 +30,29 @@ func TestNextProbeStart(t *testing.T) {
 	} {
 		if got := nextProbeStart(a, p, s(c.start), s(c.end)); !got.Equal(s(c.want)) {
 			t.Errorf("probe from %v to %v: next at %v, want %v", c.start, c.end, got.Sub(a).Seconds(), c.want)
+		}
+	}
+}
+
+// TestOutcomeFromStepAge: a step holds from its age on, that age included;
+// before the first step the probe succeeds at once; the last step reached
+// decides, with its time.
+func TestOutcomeFromStepAge(t *testing.T) {
+	steps := []ProbeStep{{At: Duration(10 * time.Second), Result: vocab.ProbeFailure, Takes: Duration(time.Second)},
+		{At: Duration(20 * time.Second), Result: vocab.ProbeSuccess}}
+	for _, tc := range []struct {
+		age   time.Duration
+		r     vocab.ProbeResult
+		takes time.Duration
+	}{
+		{0, vocab.ProbeSuccess, 0},
+		{10*time.Second - 1, vocab.ProbeSuccess, 0},
+		{10 * time.Second, vocab.ProbeFailure, time.Second},
+		{19 * time.Second, vocab.ProbeFailure, time.Second},
+		{20 * time.Second, vocab.ProbeSuccess, 0},
+	} {
+		if r, takes := outcome(steps, tc.age); r != tc.r || takes != tc.takes {
+			t.Errorf("age %s: %s taking %s, want %s taking %s", tc.age, r, takes, tc.r, tc.takes)
 		}
 	}
 }
