@@ -208,3 +208,49 @@ func TestStatusEqualQuantitiesByValue(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusEqualRareFieldsAlone: the fields the kubelet rarely writes
+// (resource claims, extended and node-allocatable claims, volume health)
+// count when only one of the two statuses has one, in either order, and
+// when both have them and differ; two statuses with none are compared by
+// the other fields alone.
+func TestStatusEqualRareFieldsAlone(t *testing.T) {
+	plain := func() *v1.PodStatus {
+		s := fullStatus()
+		s.ResourceClaimStatuses = nil
+		return s
+	}
+	if !statusEqual(plain(), plain()) {
+		t.Fatal("two statuses without the rare fields are not equal")
+	}
+	for name, set := range map[string]func(*v1.PodStatus, string){
+		"resourceClaimStatuses": func(s *v1.PodStatus, v string) {
+			s.ResourceClaimStatuses = []v1.PodResourceClaimStatus{{Name: v}}
+		},
+		"extendedResourceClaimStatus": func(s *v1.PodStatus, v string) {
+			s.ExtendedResourceClaimStatus = &v1.PodExtendedResourceClaimStatus{ResourceClaimName: v}
+		},
+		"nodeAllocatableResourceClaimStatuses": func(s *v1.PodStatus, v string) {
+			s.NodeAllocatableResourceClaimStatuses = []v1.NodeAllocatableResourceClaimStatus{{ResourceClaimName: v}}
+		},
+		"volumeHealth": func(s *v1.PodStatus, v string) {
+			s.VolumeHealth = []v1.PodVolumeHealth{{Name: v}}
+		},
+	} {
+		one := plain()
+		set(one, "a")
+		if statusEqual(plain(), one) || statusEqual(one, plain()) {
+			t.Errorf("%s on one side only: equal", name)
+		}
+		other := plain()
+		set(other, "b")
+		if statusEqual(one, other) {
+			t.Errorf("%s differing: equal", name)
+		}
+		same := plain()
+		set(same, "a")
+		if !statusEqual(one, same) {
+			t.Errorf("%s the same on both sides: not equal", name)
+		}
+	}
+}
