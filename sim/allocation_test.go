@@ -63,6 +63,10 @@ func TestResizeDeferredUntilOtherPodsRelease(t *testing.T) {
 		if len(ups) != 1 || ups[0].At < 40*time.Second || ups[0].At > 41*time.Second || ups[0].Resources.CPUShares != 409 {
 			t.Fatalf("seed %d: want one UpdateContainerResources (shares 409) right after the release at 40s\n%s", seed, tl.Calls())
 		}
+		// The call takes the default 30 ms (api-resize's median).
+		if d := ups[0].Done - ups[0].At; d != 30*time.Millisecond {
+			t.Fatalf("seed %d: UpdateContainerResources took %s, want the default 30ms", seed, d)
+		}
 		var pending, inProgress, after *v1.PodStatus
 		for _, e := range apiStatuses(tl) {
 			st := &e.Status.Status
