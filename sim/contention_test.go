@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -218,4 +219,26 @@ func TestSyncLinesFollowDecisions(t *testing.T) {
 	}
 	k := has(1, "keep the pod as it is")
 	has(k+1, "start containers: app")
+}
+
+// TestStatusLinesFollowTheirStatus: every status entry's line says its
+// own STATUS, READY and restart count (the line kept from the last entry
+// is reused only when all three are the same), on random pods.
+func TestStatusLinesFollowTheirStatus(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg, pods := drawNode(t, 2)
+		tl, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tl.Entries {
+			if e.Kind != KindStatus {
+				continue
+			}
+			s := e.Status
+			if want := fmt.Sprintf("%s %s restarts %d", s.Column, s.Ready, s.Restarts); e.Message != want {
+				t.Fatalf("status entry at %s: %q, want %q\n%s", e.At, e.Message, want, tl.Events())
+			}
+		}
+	})
 }

@@ -254,3 +254,19 @@ func TestStatusEqualRareFieldsAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusEqualResourceClaims: the claims of a container's resources
+// count: the same claims are equal, another claim is not.
+func TestStatusEqualResourceClaims(t *testing.T) {
+	with := func(claim string) *v1.PodStatus {
+		s := fullStatus()
+		s.ContainerStatuses[0].Resources = &v1.ResourceRequirements{Claims: []v1.ResourceClaim{{Name: claim}}}
+		return s
+	}
+	if !statusEqual(with("gpu"), with("gpu")) {
+		t.Error("the same claims: not equal")
+	}
+	if statusEqual(with("gpu"), with("fpga")) {
+		t.Error("another claim: equal")
+	}
+}
