@@ -242,3 +242,64 @@ func TestStatusLinesFollowTheirStatus(t *testing.T) {
 		}
 	})
 }
+
+// TestEphemeralContainerStarted: an ephemeral container added to a running
+// pod is created (kind ephemeral) and started by the next sync.
+func TestEphemeralContainerStarted(t *testing.T) {
+	pods := burstPods(1)
+	debug := &v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}
+	pods[0].Actions = []Action{{At: Duration(10 * time.Second), AddEphemeral: debug}}
+	tl, err := Simulate(Config{Seed: 1, For: Duration(20 * time.Second)}, pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created, started bool
+	for _, e := range tl.Entries {
+		if e.Call == nil || e.Call.Name != "debug" {
+			continue
+		}
+		switch e.Call.Method {
+		case "CreateContainer":
+			created = e.Call.Kind == "ephemeral" && e.At >= 10*time.Second
+		case "StartContainer":
+			started = created
+		}
+	}
+	if !created || !started {
+		t.Fatalf("the ephemeral container was not created and started\n%s", tl.Events())
+	}
+}
+
+// TestInitRetriesKeepOneExitedInstance: an init container that fails again
+// and again keeps one exited instance besides the newest: the older ones
+// are removed (the container deletor after each relist; SyncPod's pruning
+// of init containers, pruneInitContainersBeforeStart, would, but finds
+// none left), so the runtime never holds more than two instances of it.
+func TestInitRetriesKeepOneExitedInstance(t *testing.T) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "a"}, Spec: v1.PodSpec{
+		InitContainers: []v1.Container{{Name: "prep", Image: "busybox"}},
+		Containers:     []v1.Container{{Name: "app", Image: "busybox"}}}}
+	script := Script{Containers: map[string]Behaviour{"prep": {Runs: []Run{{ExitAfter: Duration(time.Second), ExitCode: 1}}}}}
+	tl, err := Simulate(Config{Seed: 1, For: Duration(3 * time.Minute), RuntimeContention: -1}, []PodInput{{Pod: pod, Script: script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, removed := 0, 0
+	for _, e := range tl.Entries {
+		if e.Call == nil || e.Call.Name != "prep" {
+			continue
+		}
+		switch e.Call.Method {
+		case "CreateContainer":
+			created++
+		case "RemoveContainer":
+			removed++
+		}
+		if alive := created - removed; alive > 2 {
+			t.Fatalf("at %s the runtime holds %d instances of the failing init container\n%s", e.At, alive, tl.Events())
+		}
+	}
+	if created < 4 || removed < created-2 {
+		t.Fatalf("%d instances created, %d removed: want the old ones removed\n%s", created, removed, tl.Events())
+	}
+}
