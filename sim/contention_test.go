@@ -303,3 +303,19 @@ func TestInitRetriesKeepOneExitedInstance(t *testing.T) {
 		t.Fatalf("%d instances created, %d removed: want the old ones removed\n%s", created, removed, tl.Events())
 	}
 }
+
+// TestRuntimeIDsNameTheNamespace: the simulated runtime's IDs start with
+// the pod's name, after its namespace unless that is default.
+func TestRuntimeIDsNameTheNamespace(t *testing.T) {
+	for ns, want := range map[string]string{"": "a-sandbox-0", "default": "a-sandbox-0", "web": "web.a-sandbox-0"} {
+		pods := burstPods(1)
+		pods[0].Pod.Namespace = ns
+		tl, err := Simulate(Config{Seed: 1, For: Duration(5 * time.Second)}, pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := tl.First("a", func(e Entry) bool { return e.Call != nil && e.Call.Method == "RunPodSandbox" }); !ok || e.Call.ID != want {
+			t.Errorf("namespace %q: sandbox %+v, want %s", ns, e.Call, want)
+		}
+	}
+}
