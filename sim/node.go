@@ -348,6 +348,12 @@ func (n *Node) settle(p *podSim) {
 	if p.released() && n.pods[p.key] == p {
 		delete(n.pods, p.key)
 	}
+	n.refile(p)
+}
+
+// refile moves p in the wake-up heap to its next event, or out of the
+// heap once done (a pod not in the heap stays out).
+func (n *Node) refile(p *podSim) {
 	if p.heapIndex < 0 {
 		return
 	}
@@ -439,13 +445,7 @@ func (n *Node) runInOrder(t time.Time) {
 		p.arena = a
 		p.runUntil(at)
 		p.arena = nil
-		if p.done() {
-			heap.Remove(&n.wake, 0)
-			p.heapIndex = -1
-		} else {
-			p.wakeKey = p.loop.NextKey()
-			heap.Fix(&n.wake, 0)
-		}
+		n.refile(p)
 		n.ran(p)
 	}
 	l.flush()
