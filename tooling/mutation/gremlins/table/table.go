@@ -44,6 +44,12 @@ type result struct {
 		Mutations []mutation `json:"mutations"`
 	} `json:"files"`
 	Elapsed float64 `json:"elapsed_time"`
+	// Unfinished is set by fromlog on a result read from the log of a run
+	// stopped before its end: the mutants the log reports, of the total.
+	Unfinished *struct {
+		Reported int `json:"reported"`
+		Total    int `json:"total"`
+	} `json:"unfinished"`
 }
 
 // The triage verdicts that change the counts. A row's reason column must
@@ -215,8 +221,9 @@ func write(w io.Writer, dir string) error {
 	// their files are added up under the package's base name.
 	type merged struct {
 		r     result
-		parts []int // the pieces present, N of each
-		of    int   // M, the pieces the package was cut into
+		parts []int    // the pieces present, N of each
+		of    int      // M, the pieces the package was cut into
+		short []string // "piece 3 unfinished: 380 of 437 mutants", one per unfinished result
 	}
 	byBase := map[string]*merged{}
 	var bases []string
@@ -249,6 +256,13 @@ func write(w io.Writer, dir string) error {
 		if part > 0 {
 			g.parts = append(g.parts, part)
 		}
+		if u := r.Unfinished; u != nil {
+			what := "unfinished"
+			if part > 0 {
+				what = fmt.Sprintf("piece %d unfinished", part)
+			}
+			g.short = append(g.short, fmt.Sprintf("%s: %d of %d mutants", what, u.Reported, u.Total))
+		}
 		g.r.Files = append(g.r.Files, r.Files...)
 		g.r.Elapsed += r.Elapsed
 	}
@@ -272,6 +286,9 @@ func write(w io.Writer, dir string) error {
 				ps[i] = strconv.Itoa(x)
 			}
 			pkg += fmt.Sprintf(" (pieces %s of %d)", strings.Join(ps, ", "), g.of)
+		}
+		if len(g.short) > 0 {
+			pkg += " (" + strings.Join(g.short, "; ") + ")"
 		}
 		c, open := tally(r, rows)
 		all = append(all, pkgCounts{pkg, c})

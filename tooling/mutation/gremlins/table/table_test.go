@@ -137,3 +137,25 @@ func TestPieces(t *testing.T) {
 		t.Errorf("sim.json beside sim's pieces: no error")
 	}
 }
+
+// A result read from the log of a stopped run (fromlog) is counted, and
+// its package says it is unfinished and how far the run got.
+func TestUnfinishedPiece(t *testing.T) {
+	dir := t.TempDir()
+	write1 := func(name, j string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(j), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write1("sim.part1of2.json", `{"elapsed_time":60,"files":[{"file_name":"a.go","mutations":[{"type":"CONDITIONALS_NEGATION","status":"KILLED","line":1,"column":1}]}]}`)
+	write1("sim.part2of2.json", `{"elapsed_time":60,"unfinished":{"reported":2,"total":5},"files":[{"file_name":"b.go","mutations":[`+
+		`{"type":"CONDITIONALS_NEGATION","status":"KILLED","line":1,"column":1},{"type":"ARITHMETIC_BASE","status":"LIVED","line":2,"column":3}]}]}`)
+	var out strings.Builder
+	if err := write(&out, dir); err != nil {
+		t.Fatal(err)
+	}
+	want := "| sim (piece 2 unfinished: 2 of 5 mutants) | 2 | 1 | 0 | 0 | 0 | 66.7 % | 100.0 % | 2.0 |\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no line %q in\n%s", want, out.String())
+	}
+}
