@@ -555,3 +555,59 @@ containers:
 		t.Errorf("with a Memory given, the sidecar whose readiness probe failed reads ready: %+v", last.InitContainerStatuses)
 	}
 }
+
+// A running container with a startup probe keeps, in the next status, the
+// started and ready it had in the status the kubelet wrote: its probe
+// workers' results are read off that status (started: true is a startup
+// probe that succeeded), and a container not started is not ready. With
+// ChangeContainerStatusOnKubeletRestart on, the probe manager no longer
+// keeps a previous started: true without a result (isContainerStarted), so
+// only the result read off the status keeps the container started.
+func TestNextFromStatusStartupProbe(t *testing.T) {
+	restartGate, err := features.Parse("ChangeContainerStatusOnKubeletRestart=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gates := range []features.Set{{}, restartGate} {
+		for _, started := range []bool{true, false} {
+			pod, err := manifest.Pod([]byte(fmt.Sprintf(`
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, uid: 0b5e1a9c-0000-4000-8000-000000000004}
+spec:
+  containers:
+  - {name: app, image: app:1, startupProbe: {exec: {command: ["true"]}}, readinessProbe: {exec: {command: ["true"]}}}
+status:
+  phase: Running
+  startTime: "2026-12-01T10:00:00Z"
+  containerStatuses:
+  - name: app
+    image: app:1
+    ready: %[1]t
+    started: %[1]t
+    restartCount: 0
+    containerID: containerd://c2
+    state: {running: {startedAt: "2026-12-01T10:00:01Z"}}
+`, started)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := runtimestate.FromYAML([]byte(`
+sandboxes: [{id: s1, ready: true, ip: 10.244.0.9, createdAt: "2026-12-01T10:00:00Z"}]
+containers:
+- {id: c2, name: app, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z"}
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := sim.Next(pod, st, sim.NextOptions{Now: time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC), Kubelet: sim.Kubelet{Features: gates}})
+			if len(r.Statuses) == 0 {
+				t.Fatalf("gates %v, started %v: no status written: %s", gates, started, r)
+			}
+			cs := r.Statuses[len(r.Statuses)-1].Status.ContainerStatuses
+			if len(cs) != 1 || cs[0].Started == nil || *cs[0].Started != started || cs[0].Ready != started {
+				t.Errorf("gates %v: status written with started %v, ready %v: the next one has %+v", gates, started, started, cs)
+			}
+		}
+	}
+}
