@@ -123,3 +123,20 @@ func TestAPIDeleteBumpsGenerationOnce(t *testing.T) {
 		t.Fatalf("after a second, shorter DELETE: %+v, want generation 4 still", p)
 	}
 }
+
+// A second DELETE whose shorter grace would put the deletion timestamp in
+// the past (start + grace before now) sets it to now, and a grace other
+// than 0 to 1 (BeforeDelete, apiserver v0.37.2 pkg/registry/rest/
+// delete.go:135-144): the kubelet then kills with grace 1, not the grace
+// asked for.
+func TestAPIDeleteShortenedIntoThePast(t *testing.T) {
+	n := slowDeletedNode(t, []float64{10, 14}, []int64{-1, 2})
+	p := n.pods["default/slow"]
+	if p == nil || p.pod.DeletionTimestamp == nil || p.pod.DeletionGracePeriodSeconds == nil {
+		t.Fatalf("no deletion recorded: %+v", p)
+	}
+	if want := n.Start().Add(14 * time.Second); !p.pod.DeletionTimestamp.Time.Equal(want) || *p.pod.DeletionGracePeriodSeconds != 1 {
+		t.Fatalf("deletionTimestamp %s grace %d, want %s (the second DELETE's time) grace 1",
+			p.pod.DeletionTimestamp.Time, *p.pod.DeletionGracePeriodSeconds, want)
+	}
+}
