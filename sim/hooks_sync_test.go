@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,30 @@ func TestSyncPostStartFailure(t *testing.T) {
 	out = Sync(SyncInput{Pod: p, Runtime: st, Now: t0, Behaviours: map[string]Behaviour{"first": {Runs: []Run{{PostStartFails: true}}}}})
 	if got, want := methods(out.Calls), "CreateContainer first, StartContainer first, ExecSync first, StopContainer first, CreateContainer second, StartContainer second"; got != want {
 		t.Errorf("calls %q, want %q (decision: %s)", got, want, out.Decision)
+	}
+}
+
+// A postStart hook that took time is said in the sync's messages (the
+// kubelet waits for it, kuberuntime_container.go:319-320 in v1.37.2);
+// one that returned at once is not.
+func TestSyncPostStartWaitMessage(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{
+		{Name: "app", Image: "web:1", Lifecycle: &v1.Lifecycle{PostStart: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"warm"}}}}},
+	}})
+	said := func(out SyncOutput) []string {
+		var ms []string
+		for _, m := range out.Messages {
+			if strings.Contains(m, "postStart hook ran") {
+				ms = append(ms, m)
+			}
+		}
+		return ms
+	}
+	beh := map[string]Behaviour{"app": {Runs: []Run{{PostStart: Duration(3 * time.Second)}}}}
+	if ms := said(Sync(SyncInput{Pod: pod, Now: t0, Behaviours: beh})); len(ms) != 1 || ms[0] != "app: postStart hook ran 3s; the kubelet waited for it" {
+		t.Errorf("a 3 s hook: messages %q, want one saying the kubelet waited 3s", ms)
+	}
+	if ms := said(Sync(SyncInput{Pod: pod, Now: t0})); len(ms) != 0 {
+		t.Errorf("a hook that returned at once: messages %q, want none", ms)
 	}
 }
