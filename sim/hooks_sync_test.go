@@ -93,3 +93,23 @@ func TestSyncPostStartWaitMessage(t *testing.T) {
 		t.Errorf("a hook that returned at once: messages %q, want none", ms)
 	}
 }
+
+// An exec preStop hook lasts from its start for its time, or until the
+// container exits, whichever comes first (the command dies with the
+// container): an exit at the very instant the hook starts ends it at once.
+func TestPreStopExecEndsAtExit(t *testing.T) {
+	c := &v1.Container{Name: "app", Lifecycle: &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"drain"}}}}}
+	s := &syncer{}
+	for _, tc := range []struct{ exitAt, want time.Duration }{
+		{5 * time.Second, 5 * time.Second}, // exits as the hook starts
+		{6 * time.Second, 6 * time.Second}, // during the hook
+		{8 * time.Second, 8 * time.Second}, // as the hook ends
+		{9 * time.Second, 8 * time.Second}, // after it
+		{4 * time.Second, 8 * time.Second}, // before it started: not this hook's exit
+	} {
+		hc, ok := s.preStopExec(c, "app", "a1", 5*time.Second, 3*time.Second, tc.exitAt)
+		if !ok || hc.At != 5*time.Second || hc.Done != tc.want || hc.Hook != "preStop" {
+			t.Errorf("exit at %s: %+v, want the preStop ExecSync from 5s to %s", tc.exitAt, hc, tc.want)
+		}
+	}
+}
