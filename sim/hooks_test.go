@@ -138,6 +138,20 @@ func TestPostStartProcessExitsAsHookEnds(t *testing.T) {
 	}
 }
 
+// A hook's ExecSync line gives the hook's own time (Done - At), wherever
+// in the sync it started: a postStart hook starts when StartContainer
+// returns, not at the sync's start.
+func TestExecSyncHookLine(t *testing.T) {
+	c := sim.Call{Method: "ExecSync", Name: "app", ID: "a1", Hook: "postStart", At: 2 * time.Second, Done: 5 * time.Second}
+	if got, want := c.String(), "ExecSync app a1 (postStart hook, 3s)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	c.HookFailed = true
+	if got, want := c.String(), "ExecSync app a1 (postStart hook, 3s, failed)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
 // A long postStart hook blocks the sync: the next container of the same
 // sync is created only when the hook returns, whether the hook is exec
 // (an ExecSync call), httpGet (no CRI call) or sleep (the spec's seconds,
