@@ -129,3 +129,26 @@ func TestContainerGCKeepsReferencedSandbox(t *testing.T) {
 		t.Fatalf("container GC calls:\n%s\nwant none\n%s", strings.Join(got, "\n"), tl.Events())
 	}
 }
+
+// A container GC pass that runs after an instance exited but before the
+// relist saw it (so before the container deletor pruned): the pass finds
+// two exited instances of app and removes the older itself, keeping the
+// newest of each container name (kuberuntime_gc.go evictContainers,
+// enforceMaxContainersPerEvictUnit with MaxPerPodContainer 1, units keyed
+// by pod and container name, kubelet v1.37.2 kuberuntime_gc.go:247-249).
+func TestContainerGCKeepsNewestPerName(t *testing.T) {
+	pod := apiPod("gc", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(5)}, {ExitAfter: sec(5)}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(20), ContainerGC: sec(12)}, sim.PodInput{Pod: pod, Script: script})
+	exited, ok1 := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindExit && strings.Contains(e.Message, "gc-app-1") })
+	died, ok2 := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindPLEG && e.Message == "ContainerDied gc-app-1" })
+	if !ok1 || !ok2 || exited.At >= 12*time.Second || died.At <= 12*time.Second {
+		t.Fatalf("setup: want gc-app-1 to exit before the pass at 12 s and the relist to see it after\n%s", tl.Events())
+	}
+	if got, want := strings.Join(gcCalls(tl), "\n"), "12.000 RemoveContainer app"; got != want {
+		t.Fatalf("container GC calls:\n%s\nwant:\n%s\n%s", got, want, tl.Events())
+	}
+	if e, ok := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "RemoveContainer" }); !ok || e.Call.ID != "gc-app-0" {
+		t.Fatalf("the GC must remove the older instance gc-app-0\n%s", tl.Events())
+	}
+}
