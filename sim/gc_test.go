@@ -135,7 +135,8 @@ func TestContainerGCKeepsReferencedSandbox(t *testing.T) {
 // two exited instances of app and removes the older itself, keeping the
 // newest of each container name (kuberuntime_gc.go evictContainers,
 // enforceMaxContainersPerEvictUnit with MaxPerPodContainer 1, units keyed
-// by pod and container name, kubelet v1.37.2 kuberuntime_gc.go:247-249).
+// by pod and container name, kubelet v1.37.2 kuberuntime_gc.go:247-249);
+// its RemoveContainer call lasts the runtime's delay.
 func TestContainerGCKeepsNewestPerName(t *testing.T) {
 	pod := apiPod("gc", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
 	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(5)}, {ExitAfter: sec(5)}}}}}
@@ -148,7 +149,12 @@ func TestContainerGCKeepsNewestPerName(t *testing.T) {
 	if got, want := strings.Join(gcCalls(tl), "\n"), "12.000 RemoveContainer app"; got != want {
 		t.Fatalf("container GC calls:\n%s\nwant:\n%s\n%s", got, want, tl.Events())
 	}
-	if e, ok := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "RemoveContainer" }); !ok || e.Call.ID != "gc-app-0" {
+	e, ok := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "RemoveContainer" })
+	if !ok || e.Call.ID != "gc-app-0" {
 		t.Fatalf("the GC must remove the older instance gc-app-0\n%s", tl.Events())
+	}
+	// The call lasts the runtime's RemoveContainer delay (2 ms).
+	if e.Call.At != 12*time.Second || e.Call.Done != e.Call.At+2*time.Millisecond {
+		t.Fatalf("the GC's RemoveContainer %+v: want from 12 s to 12.002 s", *e.Call)
 	}
 }
