@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/kubeletlogic/kubeletlogic/restart"
 )
 
@@ -29,6 +31,35 @@ func TestImageBackOffExpiryBoundary(t *testing.T) {
 	}{{39 * time.Second, true}, {40 * time.Second, false}, {600 * time.Second, false}} {
 		if got := imageInBackOff(e, t0.Add(c.since)); got != c.want {
 			t.Errorf("in back-off %s after a 40 s entry: %v, want %v", c.since, got, c.want)
+		}
+	}
+}
+
+// A successful pull drops the back-off entries that have expired
+// (Backoff.GC, backoff.go:149-157 in client-go v0.37.2: more than 600 s
+// since their last update); one updated exactly 600 s ago stays.
+func TestImagePullDropsExpiredBackOffs(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1", ImagePullPolicy: v1.PullAlways}}})
+	images := map[string]Image{"web:1": {Pulls: []Pull{{Took: Duration(time.Second)}}}}
+	// The pull starts after RunPodSandbox; the entries are dropped when it
+	// returned.
+	var pulled time.Time
+	for _, c := range Sync(SyncInput{Pod: pod, Now: t0, Images: images}).Calls {
+		if c.Method == "PullImage" {
+			pulled = t0.Add(c.Done)
+		}
+	}
+	if pulled.IsZero() {
+		t.Fatal("no PullImage call")
+	}
+	for _, c := range []struct {
+		age  time.Duration
+		kept bool
+	}{{600 * time.Second, true}, {600*time.Second + 1, false}} {
+		old := ImagePullRecord{BackOff: restart.BackOffEntry{Delay: 300 * time.Second, LastUpdate: pulled.Add(-c.age)}, LastError: "ErrImagePull: x"}
+		out := Sync(SyncInput{Pod: pod, Now: t0, Images: images, Memory: Memory{ImagePulls: map[string]ImagePullRecord{"other_db:1": old}}})
+		if _, ok := out.Memory.ImagePulls["other_db:1"]; ok != c.kept {
+			t.Errorf("an entry last updated %s before a successful pull: kept %v, want %v", c.age, ok, c.kept)
 		}
 	}
 }
