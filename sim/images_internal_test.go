@@ -63,3 +63,21 @@ func TestImagePullDropsExpiredBackOffs(t *testing.T) {
 		}
 	}
 }
+
+// Two containers of one image missing from the node: the first one's pull
+// brings it, so the second, IfNotPresent, finds it present and the sync
+// pulls once (EnsureImageExists checks the node's images before each
+// container: image_manager.go:121 and 170 in v1.37.2).
+func TestImagePulledOncePerSync(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "a", Image: "web:1"}, {Name: "b", Image: "web:1"}}})
+	out := Sync(SyncInput{Pod: pod, Now: t0, Images: map[string]Image{"web:1": {Missing: true, Pulls: []Pull{{Took: Duration(time.Second)}}}}})
+	pulls := 0
+	for _, c := range out.Calls {
+		if c.Method == "PullImage" {
+			pulls++
+		}
+	}
+	if pulls != 1 {
+		t.Errorf("%d PullImage calls (%s), want 1", pulls, methods(out.Calls))
+	}
+}
