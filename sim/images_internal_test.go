@@ -81,3 +81,22 @@ func TestImagePulledOncePerSync(t *testing.T) {
 		t.Errorf("%d PullImage calls (%s), want 1", pulls, methods(out.Calls))
 	}
 }
+
+// A failed pull's start error ErrImagePull carries the runtime's message
+// (the script's), or the simulator's own when the script gives none; the
+// back-off record keeps it prefixed with the reason (prevPullErrMsg).
+func TestImagePullErrorMessage(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1"}}})
+	for _, c := range []struct{ scripted, want string }{
+		{"rpc error: code = NotFound desc = web:1 not found", "rpc error: code = NotFound desc = web:1 not found"},
+		{"", `failed to pull and unpack image "web:1": the pull failed (scripted: images.pulls[].fails)`},
+	} {
+		out := Sync(SyncInput{Pod: pod, Now: t0, Images: map[string]Image{"web:1": {Missing: true, Pulls: []Pull{{Fails: true, Message: c.scripted}}}}})
+		if f := out.Memory.StartFailures["app"]; f.Reason != "ErrImagePull" || f.Message != c.want {
+			t.Errorf("scripted %q: start failure %+v, want ErrImagePull %q", c.scripted, f, c.want)
+		}
+		if r := out.Memory.ImagePulls[imageBackOffKey(pod, "web:1")]; r.LastError != "ErrImagePull: "+c.want {
+			t.Errorf("scripted %q: back-off record's error %q", c.scripted, r.LastError)
+		}
+	}
+}
