@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -97,6 +98,27 @@ func TestImagePullErrorMessage(t *testing.T) {
 		}
 		if r := out.Memory.ImagePulls[imageBackOffKey(pod, "web:1")]; r.LastError != "ErrImagePull: "+c.want {
 			t.Errorf("scripted %q: back-off record's error %q", c.scripted, r.LastError)
+		}
+	}
+}
+
+// A pull that took time is said in the sync's messages (the sync waited
+// for it); one that returned at once is not.
+func TestImagePullWaitMessage(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1"}}})
+	for _, c := range []struct {
+		took time.Duration
+		want string
+	}{{2 * time.Second, `app: pulled image "web:1" in 2s; the sync waited for it`}, {0, ""}} {
+		out := Sync(SyncInput{Pod: pod, Now: t0, Images: map[string]Image{"web:1": {Missing: true, Pulls: []Pull{{Took: Duration(c.took)}}}}})
+		got := ""
+		for _, m := range out.Messages {
+			if strings.Contains(m, "pulled image") {
+				got = m
+			}
+		}
+		if got != c.want {
+			t.Errorf("a pull of %s: message %q, want %q", c.took, got, c.want)
 		}
 	}
 }
