@@ -166,3 +166,20 @@ func TestContainerGCKeepsNewestPerName(t *testing.T) {
 		t.Fatalf("the GC's RemoveContainer %+v: want from 12 s to 12.002 s", *e.Call)
 	}
 }
+
+// The new kubelet's container GC runs its first pass as the process
+// starts (StartGarbageCollection right after NewMainKubelet, whose
+// wait.UntilWithContext runs at once; gcFromStart): with the setup of
+// TestContainerGCOldSandbox and the kubelet restarted at 30 s for 5 s,
+// the old sandbox, not ready and empty since about 16 s, is removed at
+// 35 s, not a minute later.
+func TestContainerGCAtKubeletStart(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{RestartPolicy: v1.RestartPolicyAlways, Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{}, {ExitAfter: sec(5), ExitCode: 0}, {}}}}}
+	down := sec(5)
+	tl := run(t, sim.Config{Seed: 3, For: sec(200), ContainerGC: sec(59)},
+		sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), KillSandbox: true}, {At: sec(30), RestartKubelet: &down}}})
+	if got := gcCalls(tl); len(got) == 0 || got[0] != "35.000 StopPodSandbox " {
+		t.Fatalf("container GC calls %q, want the old sandbox stopped (and removed) from 35 s\n%s", got, tl.Events())
+	}
+}
