@@ -2,8 +2,10 @@ package sim
 
 import (
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
@@ -33,6 +35,37 @@ func TestProbeResultLines(t *testing.T) {
 		w.note, w.seeding = s.note, s.seeding
 		if got := w.resultLine(s.r); got != s.want {
 			t.Errorf("step %d: %q, want %q", i, got, s.want)
+		}
+	}
+}
+
+// A probe worker made within one period of the kubelet's start first waits
+// a random part of its period (prober/worker.go:165 in v1.37.2: only while
+// probeTickerPeriod > time.Since(start), a strict >); one made exactly a
+// period after the start, or later, probes at once.
+func TestProbeFirstWaitOnlyWithinAPeriodOfStart(t *testing.T) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "pr", Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox",
+			ReadinessProbe: &v1.Probe{PeriodSeconds: 10, ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}}}}}}
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, c := range []struct {
+			added time.Duration
+			wait  bool
+		}{{9 * time.Second, false}, {10 * time.Second, false}, {4 * time.Second, true}} {
+			// The kubelet started 1 s before the node's start.
+			n := NewNode(Config{Seed: seed, KubeletUptime: Duration(time.Second)})
+			t0 := n.Start()
+			if err := n.AddPod(t0.Add(c.added), pod, Script{}); err != nil {
+				t.Fatal(err)
+			}
+			n.Advance(t0.Add(c.added + time.Millisecond))
+			p := n.pods["default/pr"]
+			if p == nil || len(p.probes) != 1 {
+				t.Fatalf("seed %d, added at %s: no probe worker", seed, c.added)
+			}
+			if first := p.probes[0].anchor.Sub(t0.Add(c.added)); (first != 0) != c.wait || first < 0 || first >= 10*time.Second {
+				t.Errorf("seed %d, added at %s: first probe %s after the worker was made (%s after the kubelet's start), want a random wait: %v", seed, c.added, first, c.added+time.Second, c.wait)
+			}
 		}
 	}
 }
