@@ -69,3 +69,15 @@ func TestProbeFirstWaitOnlyWithinAPeriodOfStart(t *testing.T) {
 		}
 	}
 }
+
+// trimID is the ID part of a status's containerID, as ContainerID.ParseString
+// (kubelet/container/runtime.go:264 in v1.37.2) splits "<type>://<ID>": an
+// empty type still leaves the ID. (An ID without "://", which ParseString
+// refuses, is kept whole.)
+func TestTrimID(t *testing.T) {
+	for in, want := range map[string]string{"containerd://abc": "abc", "://abc": "abc", "abc": "abc", "": ""} {
+		if got := trimID(in); got != want {
+			t.Errorf("trimID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
