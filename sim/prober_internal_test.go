@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/runtimestate"
 	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
@@ -78,6 +79,41 @@ func TestTrimID(t *testing.T) {
 	for in, want := range map[string]string{"containerd://abc": "abc", "://abc": "abc", "abc": "abc", "": ""} {
 		if got := trimID(in); got != want {
 			t.Errorf("trimID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// When a probe worker sees a new container ID it removes the old ID's
+// result (prober/worker.go:252 in v1.37.2, doProbe: resultsManager.Remove of the previous
+// containerID) before seeding the new one: after a restart the probe
+// results hold only the running instance.
+func TestProbeResultOfOldInstanceRemoved(t *testing.T) {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "pr", Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox",
+			ReadinessProbe: &v1.Probe{PeriodSeconds: 1, ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}}}}}}
+	script := Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{ExitAfter: Duration(3 * time.Second), ExitCode: 1}, {}}}}}
+	n := NewNode(Config{Seed: 1})
+	t0 := n.Start()
+	if err := n.AddPod(t0, pod, script); err != nil {
+		t.Fatal(err)
+	}
+	n.Advance(t0.Add(40 * time.Second))
+	p := n.pods["default/pr"]
+	if p == nil || len(p.rt.containers) == 0 {
+		t.Fatal("no pod or no container")
+	}
+	running := ""
+	for _, in := range p.rt.containers {
+		if in.c.State == runtimestate.Running {
+			running = in.c.ID
+		}
+	}
+	if running == "" || running == "pr-app-0" {
+		t.Fatalf("want app restarted and running by 40 s, running %q", running)
+	}
+	for id := range p.mem.Probes {
+		if id != running {
+			t.Errorf("probe results %v: a result for %q, not the running instance %s", p.mem.Probes, id, running)
 		}
 	}
 }
