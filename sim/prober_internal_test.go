@@ -117,3 +117,33 @@ func TestProbeResultOfOldInstanceRemoved(t *testing.T) {
 		}
 	}
 }
+
+// A probe worker of a container that exited and will not restart ends
+// only when the pod's restartPolicy is Never (prober/worker.go:302-312 in
+// v1.37.2: it goes on while the policy is not Never): with OnFailure, a
+// container that exited 0 beside one still running keeps its worker.
+func TestProbeWorkerOfExitedContainer(t *testing.T) {
+	probe := &v1.Probe{PeriodSeconds: 1, ProbeHandler: v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"true"}}}}
+	for _, c := range []struct {
+		policy  v1.RestartPolicy
+		stopped bool
+	}{{v1.RestartPolicyOnFailure, false}, {v1.RestartPolicyNever, true}} {
+		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "pr", Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+			Spec: v1.PodSpec{RestartPolicy: c.policy, Containers: []v1.Container{
+				{Name: "done", Image: "busybox", ReadinessProbe: probe}, {Name: "web", Image: "busybox"}}}}
+		script := Script{Containers: map[string]Behaviour{"done": {Runs: []Run{{ExitAfter: Duration(2 * time.Second)}}}}}
+		n := NewNode(Config{Seed: 1})
+		t0 := n.Start()
+		if err := n.AddPod(t0, pod, script); err != nil {
+			t.Fatal(err)
+		}
+		n.Advance(t0.Add(20 * time.Second))
+		p := n.pods["default/pr"]
+		if p == nil || len(p.probes) != 1 {
+			t.Fatalf("%s: no probe worker", c.policy)
+		}
+		if p.probes[0].stopped != c.stopped {
+			t.Errorf("restartPolicy %s, done exited 0: worker stopped %v, want %v", c.policy, p.probes[0].stopped, c.stopped)
+		}
+	}
+}
