@@ -69,7 +69,15 @@ func (p *podSim) apiDelete(requested int64) {
 			return // graceful deletion pending: nothing changes
 		}
 		start := p.pod.DeletionTimestamp.Add(-time.Duration(*dg) * time.Second)
-		p.setDeletion(metav1.NewTime(start.Add(time.Duration(requested)*time.Second)), requested, false)
+		ts := start.Add(time.Duration(requested) * time.Second)
+		if ts.Before(p.loop.Now) {
+			// Never into the past: now, and a grace other than 0 becomes 1.
+			ts = p.loop.Now.Truncate(time.Second)
+			if requested != 0 {
+				requested = 1
+			}
+		}
+		p.setDeletion(metav1.NewTime(ts), requested, false)
 		return
 	}
 	phase := v1.PodPending

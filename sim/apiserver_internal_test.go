@@ -85,3 +85,58 @@ func TestNodeUpdatePodSetsCondition(t *testing.T) {
 		t.Fatalf("the kubelet never wrote Ready True after the gate's condition came in an update: %+v", r.Entries)
 	}
 }
+
+// slowDeletedNode is a node running one pod whose app ignores SIGTERM
+// (grace 60, generation 3), deleted with grace deletes[i] at second
+// at[i], advanced to second 20.
+func slowDeletedNode(t *testing.T, at []float64, deletes []int64) *Node {
+	t.Helper()
+	g := int64(60)
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "slow", Generation: 3, Annotations: map[string]string{"kubernetes.io/config.source": "api"}},
+		Spec: v1.PodSpec{TerminationGracePeriodSeconds: &g, Containers: []v1.Container{{Name: "app", Image: "busybox"}}}}
+	script := Script{Containers: map[string]Behaviour{"app": {Runs: []Run{{IgnoreSIGTERM: true}}}}}
+	n := NewNode(Config{Seed: 1})
+	t0 := n.Start()
+	if err := n.AddPod(t0, pod, script); err != nil {
+		t.Fatal(err)
+	}
+	for i := range at {
+		if err := n.DeletePod(t0.Add(time.Duration(at[i]*float64(time.Second))), "", "slow", deletes[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.Advance(t0.Add(20 * time.Second))
+	return n
+}
+
+// The first graceful DELETE bumps the object's generation by one
+// (BeforeDelete, apiserver v0.37.2 pkg/registry/rest/delete.go:171); a
+// second DELETE that shortens the grace does not (delete.go:108, the
+// object is already being deleted).
+func TestAPIDeleteBumpsGenerationOnce(t *testing.T) {
+	n := slowDeletedNode(t, []float64{10}, []int64{-1})
+	if p := n.pods["default/slow"]; p == nil || p.pod.Generation != 4 {
+		t.Fatalf("after the first DELETE: %+v, want generation 4 (3 + 1)", p)
+	}
+	n = slowDeletedNode(t, []float64{10, 14}, []int64{-1, 5})
+	if p := n.pods["default/slow"]; p == nil || p.pod.Generation != 4 {
+		t.Fatalf("after a second, shorter DELETE: %+v, want generation 4 still", p)
+	}
+}
+
+// A second DELETE whose shorter grace would put the deletion timestamp in
+// the past (start + grace before now) sets it to now, and a grace other
+// than 0 to 1 (BeforeDelete, apiserver v0.37.2 pkg/registry/rest/
+// delete.go:135-144): the kubelet then kills with grace 1, not the grace
+// asked for.
+func TestAPIDeleteShortenedIntoThePast(t *testing.T) {
+	n := slowDeletedNode(t, []float64{10, 14}, []int64{-1, 2})
+	p := n.pods["default/slow"]
+	if p == nil || p.pod.DeletionTimestamp == nil || p.pod.DeletionGracePeriodSeconds == nil {
+		t.Fatalf("no deletion recorded: %+v", p)
+	}
+	if want := n.Start().Add(14 * time.Second); !p.pod.DeletionTimestamp.Time.Equal(want) || *p.pod.DeletionGracePeriodSeconds != 1 {
+		t.Fatalf("deletionTimestamp %s grace %d, want %s (the second DELETE's time) grace 1",
+			p.pod.DeletionTimestamp.Time, *p.pod.DeletionGracePeriodSeconds, want)
+	}
+}

@@ -32,6 +32,8 @@ func gcCalls(tl *sim.Timeline) []string {
 // removes the sandbox (evictSandboxes, removeSandbox). With the passes at
 // 40 s + k minutes, the clean-up is at 40 s, after which the simulation of
 // the pod ends; the pod's name is free again as soon as it is forgotten.
+// The two containers go in either order, drawn from the seed (the
+// kubelet's map order): both orders show over the 8 seeds.
 func TestContainerGCForgottenPod(t *testing.T) {
 	pod := &v1.Pod{Spec: v1.PodSpec{RestartPolicy: v1.RestartPolicyNever,
 		InitContainers: []v1.Container{{Name: "prepare", Image: "a"}},
@@ -39,6 +41,7 @@ func TestContainerGCForgottenPod(t *testing.T) {
 	pod.Name = "static"
 	pod.Annotations = map[string]string{"kubernetes.io/config.source": "file"}
 	script := sim.Script{Containers: map[string]sim.Behaviour{"prepare": {Runs: []sim.Run{{ExitAfter: sec(1)}}}, "app": {Runs: []sim.Run{{ExitAfter: sec(2)}}}}}
+	orders := map[bool]bool{}
 	for seed := uint64(1); seed <= 8; seed++ {
 		tl := run(t, sim.Config{Seed: seed, For: sec(300), ContainerGC: sec(40)},
 			sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), Remove: true}}})
@@ -46,12 +49,17 @@ func TestContainerGCForgottenPod(t *testing.T) {
 		// prepare and app in the seed's order (the kubelet's map order).
 		want1 := []string{"40.000 RemoveContainer app", "40.002 RemoveContainer prepare", "40.004 StopPodSandbox ", "40.029 RemovePodSandbox "}
 		want2 := []string{"40.000 RemoveContainer prepare", "40.002 RemoveContainer app", "40.004 StopPodSandbox ", "40.029 RemovePodSandbox "}
-		if g := strings.Join(got, "\n"); g != strings.Join(want1, "\n") && g != strings.Join(want2, "\n") {
+		g := strings.Join(got, "\n")
+		if g != strings.Join(want1, "\n") && g != strings.Join(want2, "\n") {
 			t.Fatalf("seed %d: container GC calls:\n%s\nwant:\n%s\n%s", seed, g, strings.Join(want1, "\n"), tl.Events())
 		}
+		orders[g == strings.Join(want1, "\n")] = true
 		if last := tl.Entries[len(tl.Entries)-1]; last.At != sec(40.029).D() {
 			t.Fatalf("seed %d: last entry at %s, want the RemovePodSandbox at 40.029 s\n%s", seed, last.At, tl.Events())
 		}
+	}
+	if len(orders) != 2 {
+		t.Errorf("the 8 seeds all removed prepare and app in one order; the kubelet's map order is random")
 	}
 	// The name is free once the worker is forgotten, before the GC.
 	n := sim.NewNode(sim.Config{Seed: 1, ContainerGC: sec(40)})
@@ -127,5 +135,51 @@ func TestContainerGCKeepsReferencedSandbox(t *testing.T) {
 		sim.PodInput{Pod: pod, Actions: []sim.Action{{At: sec(10), KillSandbox: true}}})
 	if got := gcCalls(tl); len(got) != 0 {
 		t.Fatalf("container GC calls:\n%s\nwant none\n%s", strings.Join(got, "\n"), tl.Events())
+	}
+}
+
+// A container GC pass that runs after an instance exited but before the
+// relist saw it (so before the container deletor pruned): the pass finds
+// two exited instances of app and removes the older itself, keeping the
+// newest of each container name (kuberuntime_gc.go evictContainers,
+// enforceMaxContainersPerEvictUnit with MaxPerPodContainer 1, units keyed
+// by pod and container name, kubelet v1.37.2 kuberuntime_gc.go:247-249);
+// its RemoveContainer call lasts the runtime's delay.
+func TestContainerGCKeepsNewestPerName(t *testing.T) {
+	pod := apiPod("gc", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(5)}, {ExitAfter: sec(5)}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(20), ContainerGC: sec(12)}, sim.PodInput{Pod: pod, Script: script})
+	exited, ok1 := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindExit && strings.Contains(e.Message, "gc-app-1") })
+	died, ok2 := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindPLEG && e.Message == "ContainerDied gc-app-1" })
+	if !ok1 || !ok2 || exited.At >= 12*time.Second || died.At <= 12*time.Second {
+		t.Fatalf("setup: want gc-app-1 to exit before the pass at 12 s and the relist to see it after\n%s", tl.Events())
+	}
+	if got, want := strings.Join(gcCalls(tl), "\n"), "12.000 RemoveContainer app"; got != want {
+		t.Fatalf("container GC calls:\n%s\nwant:\n%s\n%s", got, want, tl.Events())
+	}
+	e, ok := tl.First("gc", func(e sim.Entry) bool { return e.Kind == sim.KindCRI && e.Call.Method == "RemoveContainer" })
+	if !ok || e.Call.ID != "gc-app-0" {
+		t.Fatalf("the GC must remove the older instance gc-app-0\n%s", tl.Events())
+	}
+	// The call lasts the runtime's RemoveContainer delay (2 ms).
+	if e.Call.At != 12*time.Second || e.Call.Done != e.Call.At+2*time.Millisecond {
+		t.Fatalf("the GC's RemoveContainer %+v: want from 12 s to 12.002 s", *e.Call)
+	}
+}
+
+// The new kubelet's container GC runs its first pass as the process
+// starts (StartGarbageCollection right after NewMainKubelet, whose
+// wait.UntilWithContext runs at once; gcFromStart): with the setup of
+// TestContainerGCOldSandbox and the kubelet restarted at 30 s for 5 s,
+// the old sandbox, not ready and empty since about 16 s, is removed at
+// 35 s, not a minute later.
+func TestContainerGCAtKubeletStart(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{RestartPolicy: v1.RestartPolicyAlways, Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{}, {ExitAfter: sec(5), ExitCode: 0}, {}}}}}
+	down := sec(5)
+	tl := run(t, sim.Config{Seed: 3, For: sec(200), ContainerGC: sec(59)},
+		sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(10), KillSandbox: true}, {At: sec(30), RestartKubelet: &down}}})
+	if got := gcCalls(tl); len(got) == 0 || got[0] != "35.000 StopPodSandbox " {
+		t.Fatalf("container GC calls %q, want the old sandbox stopped (and removed) from 35 s\n%s", got, tl.Events())
 	}
 }

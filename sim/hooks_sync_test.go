@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,50 @@ func TestSyncPostStartFailure(t *testing.T) {
 	out = Sync(SyncInput{Pod: p, Runtime: st, Now: t0, Behaviours: map[string]Behaviour{"first": {Runs: []Run{{PostStartFails: true}}}}})
 	if got, want := methods(out.Calls), "CreateContainer first, StartContainer first, ExecSync first, StopContainer first, CreateContainer second, StartContainer second"; got != want {
 		t.Errorf("calls %q, want %q (decision: %s)", got, want, out.Decision)
+	}
+}
+
+// A postStart hook that took time is said in the sync's messages (the
+// kubelet waits for it, kuberuntime_container.go:319-320 in v1.37.2);
+// one that returned at once is not.
+func TestSyncPostStartWaitMessage(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{
+		{Name: "app", Image: "web:1", Lifecycle: &v1.Lifecycle{PostStart: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"warm"}}}}},
+	}})
+	said := func(out SyncOutput) []string {
+		var ms []string
+		for _, m := range out.Messages {
+			if strings.Contains(m, "postStart hook ran") {
+				ms = append(ms, m)
+			}
+		}
+		return ms
+	}
+	beh := map[string]Behaviour{"app": {Runs: []Run{{PostStart: Duration(3 * time.Second)}}}}
+	if ms := said(Sync(SyncInput{Pod: pod, Now: t0, Behaviours: beh})); len(ms) != 1 || ms[0] != "app: postStart hook ran 3s; the kubelet waited for it" {
+		t.Errorf("a 3 s hook: messages %q, want one saying the kubelet waited 3s", ms)
+	}
+	if ms := said(Sync(SyncInput{Pod: pod, Now: t0})); len(ms) != 0 {
+		t.Errorf("a hook that returned at once: messages %q, want none", ms)
+	}
+}
+
+// An exec preStop hook lasts from its start for its time, or until the
+// container exits, whichever comes first (the command dies with the
+// container): an exit at the very instant the hook starts ends it at once.
+func TestPreStopExecEndsAtExit(t *testing.T) {
+	c := &v1.Container{Name: "app", Lifecycle: &v1.Lifecycle{PreStop: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"drain"}}}}}
+	s := &syncer{}
+	for _, tc := range []struct{ exitAt, want time.Duration }{
+		{5 * time.Second, 5 * time.Second}, // exits as the hook starts
+		{6 * time.Second, 6 * time.Second}, // during the hook
+		{8 * time.Second, 8 * time.Second}, // as the hook ends
+		{9 * time.Second, 8 * time.Second}, // after it
+		{4 * time.Second, 8 * time.Second}, // before it started: not this hook's exit
+	} {
+		hc, ok := s.preStopExec(c, "app", "a1", 5*time.Second, 3*time.Second, tc.exitAt)
+		if !ok || hc.At != 5*time.Second || hc.Done != tc.want || hc.Hook != "preStop" {
+			t.Errorf("exit at %s: %+v, want the preStop ExecSync from 5s to %s", tc.exitAt, hc, tc.want)
+		}
 	}
 }

@@ -116,6 +116,42 @@ func TestPostStartProcessExitsDuringHook(t *testing.T) {
 	}
 }
 
+// A process that exits at the very instant its postStart hook ends does
+// not end the hook: the exec command (or the request) has completed, so
+// the hook succeeds and the kubelet kills nothing (no FailedPostStartHook,
+// no StopContainer); only an exit before the hook's end fails it.
+func TestPostStartProcessExitsAsHookEnds(t *testing.T) {
+	for _, hook := range []*v1.LifecycleHandler{execHook("wait"), {HTTPGet: &v1.HTTPGetAction{Path: "/warm"}}} {
+		pod := apiPod("pt", v1.PodSpec{RestartPolicy: v1.RestartPolicyNever, Containers: []v1.Container{{Name: "app", Image: "a",
+			Lifecycle: &v1.Lifecycle{PostStart: hook}}}})
+		script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{PostStart: sec(3), ExitAfter: sec(3), ExitCode: 2}}}}}
+		tl := run(t, sim.Config{Seed: 1, For: sec(60)}, sim.PodInput{Pod: pod, Script: script})
+		if execs := calls(tl, "ExecSync", "app"); hook.Exec != nil && (len(execs) != 1 || execs[0].HookFailed || execs[0].Done-execs[0].At != 3*time.Second) {
+			t.Errorf("exec: want one ExecSync of 3s that succeeds\n%s", tl.Calls())
+		}
+		if stops := calls(tl, "StopContainer", "app"); len(stops) != 0 {
+			t.Errorf("exec=%v: the hook did not fail, want no StopContainer of app\n%s", hook.Exec != nil, tl.Calls())
+		}
+		if e, ok := tl.First("pt", func(e sim.Entry) bool { return strings.Contains(e.Message, "FailedPostStartHook") }); ok {
+			t.Errorf("exec=%v: %q: the hook did not fail", hook.Exec != nil, e.Message)
+		}
+	}
+}
+
+// A hook's ExecSync line gives the hook's own time (Done - At), wherever
+// in the sync it started: a postStart hook starts when StartContainer
+// returns, not at the sync's start.
+func TestExecSyncHookLine(t *testing.T) {
+	c := sim.Call{Method: "ExecSync", Name: "app", ID: "a1", Hook: "postStart", At: 2 * time.Second, Done: 5 * time.Second}
+	if got, want := c.String(), "ExecSync app a1 (postStart hook, 3s)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	c.HookFailed = true
+	if got, want := c.String(), "ExecSync app a1 (postStart hook, 3s, failed)"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
 // A long postStart hook blocks the sync: the next container of the same
 // sync is created only when the hook returns, whether the hook is exec
 // (an ExecSync call), httpGet (no CRI call) or sleep (the spec's seconds,

@@ -170,6 +170,14 @@ func TestImageScriptChecked(t *testing.T) {
 	if _, err := sim.ReadScript([]byte("images:\n  reg/ap:1: {missing: true}\n"), []*v1.Pod{pod}); err == nil || !strings.Contains(err.Error(), "reg/app:1") {
 		t.Fatalf("err %v, want the nearest image suggested", err)
 	}
+	// In a script file a pull of 0s is a pull that returns at once; a
+	// negative one is refused at its line.
+	if _, err := sim.ReadScript([]byte("images:\n  reg/app:1:\n    pulls: [{took: 0s}]\n"), []*v1.Pod{pod}); err != nil {
+		t.Fatalf("a pull of 0s: %v", err)
+	}
+	if _, err := sim.ReadScript([]byte("images:\n  reg/app:1:\n    pulls: [{took: 0s}, {took: -1s}]\n"), []*v1.Pod{pod}); err == nil || !strings.Contains(err.Error(), "want 0s or more") || !strings.Contains(err.Error(), "pulls[1].took") {
+		t.Fatalf("err %v, want pulls[1].took refused (want 0s or more)", err)
+	}
 }
 
 // An OOM kill: the runtime reports exit code 137 with reason OOMKilled; the
