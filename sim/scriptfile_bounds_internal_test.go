@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
 )
 
 // TestReadScriptBoundaries: ReadScript's range checks accept their bounds
@@ -78,5 +80,64 @@ func TestReadScriptIgnoreSIGTERMField(t *testing.T) {
 	}
 	if _, err := ReadScript([]byte("containers:\n  report:\n    runs:\n    - {ignoreSIGTERM: true, exitAfter: 1s, exitCode: 3}\n"), scriptPods()); err != nil {
 		t.Errorf("ignoreSIGTERM with an exit of its own: %v", err)
+	}
+}
+
+// TestReadScriptHookChecks: a script times a preStop or postStart hook
+// only for a container with an exec or httpGet hook of that kind (in one
+// of the pods that have a container of that name); a sleep hook runs its
+// spec's seconds, and a container without the hook has nothing to time.
+func TestReadScriptHookChecks(t *testing.T) {
+	exec := &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"sh"}}}
+	nap := &v1.LifecycleHandler{Sleep: &v1.SleepAction{Seconds: 3}}
+	one := testPod(v1.PodSpec{Containers: []v1.Container{
+		{Name: "hooked", Image: "a", Lifecycle: &v1.Lifecycle{PreStop: exec, PostStart: exec}},
+		{Name: "nap", Image: "a", Lifecycle: &v1.Lifecycle{PreStop: nap, PostStart: nap}},
+		{Name: "bare", Image: "a"},
+		{Name: "mix", Image: "a", Lifecycle: &v1.Lifecycle{PreStop: nap, PostStart: nap}}}})
+	two := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "mix", Image: "a", Lifecycle: &v1.Lifecycle{PreStop: exec, PostStart: exec}}}})
+	two.Name = "two"
+	pods := []*v1.Pod{one, two}
+	for _, run := range []string{
+		"hooked: {runs: [{preStop: 2s, postStart: 1s, postStartFails: true}]}",
+		"mix: {runs: [{preStop: 2s, postStart: 1s}]}",
+		"bare: {runs: [{exitAfter: 1s}]}",
+	} {
+		if _, err := ReadScript([]byte("containers:\n  "+run+"\n"), pods); err != nil {
+			t.Errorf("%s: %v, want it read", run, err)
+		}
+	}
+	for _, tc := range []struct{ run, path, msg string }{
+		{"nap: {runs: [{preStop: 2s}]}", "containers.nap.runs[0].preStop", "preStop hook is a sleep"},
+		{"bare: {runs: [{preStop: 2s}]}", "containers.bare.runs[0].preStop", "has no preStop hook"},
+		{"nap: {runs: [{postStart: 1s}]}", "containers.nap.runs[0].postStart", "postStart hook is a sleep"},
+		{"nap: {runs: [{postStartFails: true}]}", "containers.nap.runs[0].postStartFails", "postStart hook is a sleep"},
+		{"bare: {runs: [{postStart: 1s}]}", "containers.bare.runs[0].postStart", "has no postStart hook"},
+		{"bare: {runs: [{postStartFails: true}]}", "containers.bare.runs[0].postStartFails", "has no postStart hook"},
+		{"bare: {runs: [{postStart: -1ns}]}", "containers.bare.runs[0].postStart", "want 0s or more"},
+	} {
+		_, err := ReadScript([]byte("containers:\n  "+tc.run+"\n"), pods)
+		var se *ScriptError
+		if !errors.As(err, &se) || se.Path != tc.path || !strings.Contains(se.Msg, tc.msg) {
+			t.Errorf("%s: error %v, want one at %s: …%s…", tc.run, err, tc.path, tc.msg)
+		}
+	}
+}
+
+// TestScriptErrorText: a ScriptError reads "line N: path: what", the line
+// only when known (above 0) and the path only when given.
+func TestScriptErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		e    ScriptError
+		want string
+	}{
+		{ScriptError{Msg: "m"}, "m"},
+		{ScriptError{Path: "a.b", Msg: "m"}, "a.b: m"},
+		{ScriptError{Line: 1, Msg: "m"}, "line 1: m"},
+		{ScriptError{Line: 5, Path: "a", Msg: "m"}, "line 5: a: m"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
 	}
 }

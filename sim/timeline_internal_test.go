@@ -67,3 +67,32 @@ func TestLastStatusFirstEntry(t *testing.T) {
 		t.Errorf("LastStatus of three entries = %s, %v", at, got)
 	}
 }
+
+// TestLastStatusOfAPIPod: for a pod with API entries LastStatus is the
+// last status written to the API, not the kubelet's own stored after it,
+// and an API entry without a status (the object deleted) is passed over;
+// for a static pod (no API entry of its own) it is the kubelet's.
+func TestLastStatusOfAPIPod(t *testing.T) {
+	status := func(phase v1.PodPhase) *StatusEntry {
+		s := restartedStatus(time.Time{}, 0)
+		s.Status.Phase = phase
+		return s
+	}
+	tl := &Timeline{Entries: []Entry{
+		{At: 1 * time.Second, Pod: "a", Kind: KindStatus, Status: status(v1.PodPending)},
+		{At: 2 * time.Second, Pod: "a", Kind: KindAPI, Status: status(v1.PodRunning)},
+		{At: 3 * time.Second, Pod: "a", Kind: KindStatus, Status: status(v1.PodSucceeded)},
+		{At: 4 * time.Second, Pod: "a", Kind: KindAPI, Message: "API object deleted"},
+		{At: 5 * time.Second, Pod: "b", Kind: KindAPI, Status: status(v1.PodFailed)},
+		{At: 6 * time.Second, Pod: "s", Kind: KindStatus, Status: status(v1.PodRunning)},
+	}}
+	if at, got := tl.LastStatus("s"); got == nil || at != 6*time.Second || got.Phase != v1.PodRunning {
+		t.Errorf("LastStatus(s) = %s, %v; want the kubelet's Running at 6s", at, got)
+	}
+	if at, got := tl.LastStatus("a"); got == nil || at != 2*time.Second || got.Phase != v1.PodRunning {
+		t.Errorf("LastStatus(a) = %s, %v; want the API's Running at 2s", at, got)
+	}
+	if at, got := tl.LastStatus("c"); got != nil || at != 0 {
+		t.Errorf("LastStatus of no pod = %s, %v", at, got)
+	}
+}
