@@ -36,3 +36,23 @@ func TestNodeLoopPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncTicksHalves: the draw u in [0, 1) puts housekeeping on the sync
+// tick itself for u in [0, 0.5) and a second after it for u in [0.5, 1),
+// each half of the draws (0.5 is the first draw of the upper half).
+func TestSyncTicksHalves(t *testing.T) {
+	tick := DefaultStart.Add(300 * time.Millisecond)
+	for _, c := range []struct {
+		u     float64
+		later bool
+	}{{0, false}, {0.25, false}, {0.49999999999999994, false}, {0.5, true}, {0.75, true}, {0.9999999999999999, true}} {
+		gotTick, hk := syncTicks(tick, c.u)
+		want := tick
+		if c.later {
+			want = tick.Add(time.Second)
+		}
+		if !gotTick.Equal(tick) || !hk.Equal(want) {
+			t.Errorf("u %v: tick %s, housekeeping %s; want %s and %s", c.u, gotTick.Sub(DefaultStart), hk.Sub(DefaultStart), tick.Sub(DefaultStart), want.Sub(DefaultStart))
+		}
+	}
+}
