@@ -29,6 +29,9 @@ func TestNodeLoopPhases(t *testing.T) {
 		{1300 * time.Millisecond, 1300 * time.Millisecond, 300 * time.Millisecond},
 		{-500 * time.Millisecond, 1500 * time.Millisecond, 500 * time.Millisecond},
 		{700 * time.Millisecond, 700 * time.Millisecond, 700 * time.Millisecond},
+		// A whole period: phase 0, not 2 s (phaseIn is in [0, period)).
+		{2 * time.Second, 0, 0},
+		{-4 * time.Second, 0, 0},
 	} {
 		cl := NewNode(Config{Seed: 3, HousekeepingPhase: Duration(c.phase)}).st.clocks
 		if h, k := cl.Housekeep.Sub(DefaultStart), cl.Tick.Sub(DefaultStart); h != c.housekeep || k != c.tick {
