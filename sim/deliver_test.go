@@ -61,3 +61,30 @@ func TestPodReleasedBeforeAnActionLeavesTheNode(t *testing.T) {
 		t.Fatalf("a new pod under the released one's name: %v", err)
 	}
 }
+
+// Report.Entries (and Simulate's timeline) list entries of one time pods
+// in the order they were added, each pod's in the order they happened:
+// three identical pods added at once, on both engines and with parallel
+// workers, log the same entries at the same times in pod order.
+func TestSameInstantEntriesInPodOrder(t *testing.T) {
+	pods := []sim.PodInput{}
+	for _, name := range []string{"c", "a", "b"} {
+		pods = append(pods, sim.PodInput{Pod: apiPod(name, v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})})
+	}
+	for _, cfg := range []sim.Config{
+		{Seed: 1, For: sec(5)},
+		{Seed: 1, For: sec(5), RuntimeContention: -1, Parallelism: 1},
+		{Seed: 1, For: sec(5), RuntimeContention: -1, Parallelism: 3},
+	} {
+		tl := run(t, cfg, pods...)
+		var first []string
+		for _, e := range tl.Entries {
+			if e.At == 0 && e.Kind == sim.KindAction {
+				first = append(first, e.Pod)
+			}
+		}
+		if strings.Join(first, " ") != "c a b" {
+			t.Errorf("contention %s, parallelism %d: pods' first entries in the order %q, want c a b (the order added)\n%s", cfg.RuntimeContention, cfg.Parallelism, first, tl.Events())
+		}
+	}
+}
