@@ -88,3 +88,39 @@ func TestSameInstantEntriesInPodOrder(t *testing.T) {
 		}
 	}
 }
+
+// Advance(t) runs what happens at t itself: a node advanced exactly to
+// each time its timeline has entries at reports those entries then, on
+// both engines, as Simulate lists them.
+func TestAdvanceRunsTheEventsAtItsTime(t *testing.T) {
+	pods := []sim.PodInput{{Pod: apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}}
+	for _, contention := range []sim.Duration{0, -1} {
+		cfg := sim.Config{Seed: 1, For: sec(3), RuntimeContention: contention}
+		want := run(t, cfg, pods...)
+		n := sim.NewNode(cfg)
+		if err := n.AddPod(n.Start(), pods[0].Pod, sim.Script{}); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range n.Advance(n.Start()).Entries {
+			got = append(got, e.At.String()+" "+e.Message)
+		}
+		var wantLines []string
+		for i, e := range want.Entries {
+			wantLines = append(wantLines, e.At.String()+" "+e.Message)
+			if i+1 < len(want.Entries) && want.Entries[i+1].At == e.At {
+				continue
+			}
+			// e is the last entry at its time: the node advanced to it
+			// has reported every entry up to it.
+			if e.At > 0 {
+				for _, r := range n.Advance(n.Start().Add(e.At)).Entries {
+					got = append(got, r.At.String()+" "+r.Message)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(wantLines, "\n") {
+				t.Fatalf("contention %s: advanced to %s, the node reported\n%s\nwant\n%s", contention, e.At, strings.Join(got, "\n"), strings.Join(wantLines, "\n"))
+			}
+		}
+	}
+}
