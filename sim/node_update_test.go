@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
@@ -127,5 +128,27 @@ func TestUpdatePodScript(t *testing.T) {
 	}
 	if !exited {
 		t.Errorf("the instance after the kill does not follow the new script (exit code 3 after 1 s)")
+	}
+}
+
+// Node.Do refuses a resize the API server would refuse (a request above
+// its limit), as Simulate refuses it in an action list.
+func TestDoRefusesAnInvalidResize(t *testing.T) {
+	start := sim.DefaultStart
+	n := sim.NewNode(sim.Config{Seed: 1})
+	obj := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox", Resources: v1.ResourceRequirements{
+		Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}, Limits: v1.ResourceList{v1.ResourceCPU: resource.MustParse("200m")}}}}})
+	if err := n.AddPod(start, obj, sim.Script{}); err != nil {
+		t.Fatal(err)
+	}
+	n.Advance(start.Add(5 * time.Second))
+	bad := sim.Action{Resize: map[string]v1.ResourceRequirements{"app": {Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("300m")}}}}
+	err := n.Do(start.Add(5*time.Second), "", "web", bad)
+	if err == nil || !strings.Contains(err.Error(), "must be less than or equal to cpu limit") {
+		t.Fatalf("a resize of app's cpu request above its limit: error %v", err)
+	}
+	ok := sim.Action{Resize: map[string]v1.ResourceRequirements{"app": {Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse("150m")}}}}
+	if err := n.Do(start.Add(5*time.Second), "", "web", ok); err != nil {
+		t.Fatalf("a resize within the limit: %v", err)
 	}
 }
