@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// TestDrawRunDrawsOnlyForASpread: a run without TermSpread takes no draw
-// from the stream of what the script leaves random, so the draws after
+// TestDrawRunDrawsOnlyForASpread: a run without TermSpread, and a sync
+// without StopContainerSpread, take no draw from the stream of what the
+// script leaves random, so the draws after
 // it (another run's spread, a sync's StopContainerSpread) are those a
 // pod without it would get; a run with a spread takes one, in
 // [TermAfter, TermAfter + TermSpread).
@@ -16,6 +17,10 @@ func TestDrawRunDrawsOnlyForASpread(t *testing.T) {
 	first, second := ref.procDraw(), ref.procDraw()
 
 	p := fresh()
+	p.script.Runtime = RuntimeDelays{StopContainer: Duration(30 * time.Millisecond)}
+	if d := p.syncDelays(); d.StopContainer != Duration(30*time.Millisecond) {
+		t.Fatalf("a sync without StopContainerSpread: StopContainer %s", d.StopContainer)
+	}
 	if r := p.drawRun(Run{TermAfter: Duration(5 * time.Second)}); r.TermAfter != Duration(5*time.Second) || r.TermSpread != 0 {
 		t.Fatalf("a run without spread drawn as %+v", r)
 	}
