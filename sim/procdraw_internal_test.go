@@ -7,9 +7,9 @@ import (
 
 // TestDrawRunDrawsOnlyForASpread: a run without TermSpread, and a sync
 // without StopContainerSpread, take no draw from the stream of what the
-// script leaves random, so the draws after
-// it (another run's spread, a sync's StopContainerSpread) are those a
-// pod without it would get; a run with a spread takes one, in
+// script leaves random, so the draws after them (another run's spread, a
+// sync's StopContainerSpread) are those a pod without them would get; a
+// run with a spread takes one, in
 // [TermAfter, TermAfter + TermSpread).
 func TestDrawRunDrawsOnlyForASpread(t *testing.T) {
 	fresh := func() *podSim { return &podSim{node: &nodeState{cfg: Config{Seed: 7}}, index: 2} }
