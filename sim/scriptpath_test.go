@@ -32,3 +32,22 @@ func TestReadScriptWholeNumberSizes(t *testing.T) {
 		}
 	}
 }
+
+// A list item written as a dash alone on its line, its fields on the lines
+// below (valid block YAML), is found by the line numbers of warnings and
+// errors: the bare number of actions[1].at is on line 6.
+func TestReadScriptLineAfterADashAlone(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions:\n-\n  at: 2s\n  killContainer: app\n-\n  at: 5\n  killContainer: app\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 6 || w[0].Path != "actions[1].at" {
+		t.Fatalf("warnings %+v, want one for actions[1].at on line 6", w)
+	}
+	if got := f.Line("actions[1].killContainer"); got != 7 {
+		t.Errorf("Line(actions[1].killContainer) = %d, want 7", got)
+	}
+}
