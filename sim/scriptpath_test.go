@@ -51,3 +51,19 @@ func TestReadScriptLineAfterADashAlone(t *testing.T) {
 		t.Errorf("Line(actions[1].killContainer) = %d, want 7", got)
 	}
 }
+
+// A list written in flow style has no item lines: a warning about one of
+// its items points at the list's key, not at an item of a list further
+// down (the search for items stops where the key's block ends).
+func TestReadScriptLineOfAFlowList(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions: [{at: 5, killContainer: app}]\ncontainers:\n  app:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 1 || w[0].Path != "actions[0].at" {
+		t.Fatalf("warnings %+v, want one for actions[0].at on line 1", w)
+	}
+}
