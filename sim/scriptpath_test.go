@@ -67,3 +67,19 @@ func TestReadScriptLineOfAFlowList(t *testing.T) {
 		t.Fatalf("warnings %+v, want one for actions[0].at on line 1", w)
 	}
 }
+
+// An item holding a block list of its own (an ephemeral container's
+// command) does not shift the count of the list's items: the warning about
+// actions[1].at is on that item's line.
+func TestReadScriptLineAfterANestedList(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions:\n- at: 1s\n  addEphemeral:\n    name: dbg\n    image: busybox\n    command:\n    - sh\n- at: 5\n  killContainer: app\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 8 || w[0].Path != "actions[1].at" {
+		t.Fatalf("warnings %+v, want one for actions[1].at on line 8", w)
+	}
+}
