@@ -319,3 +319,27 @@ func TestRuntimeIDsNameTheNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRuntimeContentionIsTheFit: with Config.RuntimeContention
+// unset, two pods started at once each take 14 ms longer per contended
+// call than alone (DefaultRuntimeContention, the fit to the burst
+// captures), and the constant is that 14 ms, not whatever the code says.
+func TestDefaultRuntimeContentionIsTheFit(t *testing.T) {
+	ms := time.Millisecond
+	if DefaultRuntimeContention != 14*ms {
+		t.Fatalf("DefaultRuntimeContention %s, want 14ms (the fit to the burst captures)", DefaultRuntimeContention)
+	}
+	tl, err := Simulate(Config{Seed: 1, For: Duration(5 * time.Second)}, burstPods(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []time.Duration
+	for _, e := range tl.Entries {
+		if e.Pod == "a" && e.Call != nil {
+			got = append(got, e.Call.Done-e.Call.At)
+		}
+	}
+	if want := []time.Duration{303 * ms, 25 * ms, 81 * ms}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("pod a's calls took %v beside pod b, want %v", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeletlogic/kubeletlogic/sim"
 )
@@ -451,6 +452,36 @@ func TestResizeMemoryThenCPU(t *testing.T) {
 	for i, w := range want {
 		if *ups[i].Resources != w {
 			t.Errorf("call %d sets %+v, want %+v", i, *ups[i].Resources, w)
+		}
+	}
+}
+
+// A failed exec postStart hook's message names the pod as the kubelet's
+// format.Pod does, name_namespace(uid) (lifecycle/handlers.go:83 in
+// v1.37.2): the pod's own UID when it has one, else the one the simulator
+// gives a pod without (uid-<namespace>-<name>).
+func TestPostStartFailureNamesThePodUID(t *testing.T) {
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{PostStart: sec(1), PostStartFails: true}, {}}}}}
+	for _, c := range []struct{ uid, want string }{
+		{"", `in Pod "ps_default(uid-default-ps)" failed`},
+		{"6f1d3c2a-0b7e-4f4e-9d55-2b8c1e0a9f10", `in Pod "ps_default(6f1d3c2a-0b7e-4f4e-9d55-2b8c1e0a9f10)" failed`},
+	} {
+		pod := apiPod("ps", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a",
+			Lifecycle: &v1.Lifecycle{PostStart: execHook("sh", "-c", "exit 1")}}}})
+		pod.UID = types.UID(c.uid)
+		tl := run(t, sim.Config{Seed: 1, For: sec(30)}, sim.PodInput{Pod: pod, Script: script})
+		var msg string
+		for _, e := range tl.Entries {
+			if e.Kind == sim.KindStatus && msg == "" {
+				for _, cs := range e.Status.Status.ContainerStatuses {
+					if w := cs.State.Waiting; w != nil && w.Reason == "PostStartHookError" {
+						msg = w.Message
+					}
+				}
+			}
+		}
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("uid %q: PostStartHookError message %q does not say %q", c.uid, msg, c.want)
 		}
 	}
 }

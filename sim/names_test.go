@@ -113,3 +113,22 @@ func TestSimulateRefusesMeaninglessScripts(t *testing.T) {
 		}
 	}
 }
+
+// A kill of an ephemeral container is checked against the first action
+// that adds it: a kill at the very instant of the add is no error, nor is
+// a kill between two adds of it (the second add is refused on its own).
+func TestKillOfEphemeralFromItsFirstAdd(t *testing.T) {
+	spec := v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}}
+	debug := &v1.EphemeralContainer{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "debug", Image: "busybox"}}
+	_, err := sim.Simulate(sim.Config{For: sec(40)}, []sim.PodInput{{Pod: apiPod("web", spec),
+		Actions: []sim.Action{{At: sec(10), AddEphemeral: debug}, {At: sec(10), KillContainer: "debug"}}}})
+	if err != nil {
+		t.Fatalf("kill at the add's instant: %v", err)
+	}
+	_, err = sim.Simulate(sim.Config{For: sec(40)}, []sim.PodInput{{Pod: apiPod("web", spec),
+		Actions: []sim.Action{{At: sec(5), AddEphemeral: debug}, {At: sec(7), KillContainer: "debug"}, {At: sec(10), AddEphemeral: debug}}}})
+	want := `sim: pod default/web: actions[2] (add ephemeral container debug at 10s): another action adds an ephemeral container debug too: the API server would reject the second`
+	if err == nil || err.Error() != want {
+		t.Fatalf("kill between two adds: error %v, want only %q", err, want)
+	}
+}

@@ -140,3 +140,34 @@ func TestTermSpread(t *testing.T) {
 		t.Fatalf("12 seeds gave %d different exit times: the spread is not drawn", len(seen))
 	}
 }
+
+// TestTermSpreadSeedStable: the spread a seed draws for a pod is the same
+// from one version of the simulator to the next (the stream of what the
+// script leaves random is seeded from the seed and the pod's index alone),
+// so a timeline shared with its seed replays as it was: seed 1, the first
+// and second pod of the node.
+func TestTermSpreadSeedStable(t *testing.T) {
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{TermAfter: sec(0.2), TermSpread: sec(1)}}}}}
+	var in []sim.PodInput
+	for _, name := range []string{"ts0", "ts1"} {
+		in = append(in, sim.PodInput{Pod: apiPod(name, v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}}),
+			Script: script, Actions: []sim.Action{{At: sec(10), Remove: true}}})
+	}
+	tl := run(t, sim.Config{Seed: 1, For: sec(30)}, in...)
+	// Measured on 6eb74be.
+	want := map[string]time.Duration{"ts0": 708909600, "ts1": 617305723}
+	for _, name := range []string{"ts0", "ts1"} {
+		stops := 0
+		for _, e := range tl.Entries {
+			if e.Pod == name && e.Kind == sim.KindCRI && e.Call.Method == "StopContainer" {
+				stops++
+				if d := e.Call.Ended() - e.Call.At; d != want[name] {
+					t.Errorf("seed 1, pod %s: the process took %s to exit on SIGTERM, %s before", name, d, want[name])
+				}
+			}
+		}
+		if stops != 1 {
+			t.Errorf("pod %s: %d StopContainer calls, want 1", name, stops)
+		}
+	}
+}

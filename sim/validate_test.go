@@ -69,3 +69,26 @@ func TestSimulateTwoPodsSameName(t *testing.T) {
 		t.Fatalf("a, b, a: got %v, want two pods named …/a", err)
 	}
 }
+
+// A name the runtime shows but the spec no longer has (a container removed
+// from an ephemeral list, an instance left from an older spec) is a known
+// name for Logs, Created and StartFailures; without a runtime state only
+// the spec's names are known, and Validate does not fail on the nil state.
+func TestSyncInputValidateRuntimeNames(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a"}}})
+	st := &runtimestate.Pod{Containers: []runtimestate.Container{
+		{ID: "c-9", Name: "old", State: runtimestate.Exited, CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	in := sim.SyncInput{Pod: pod, Runtime: st, Logs: map[string]int{"old": 0}, Created: map[string]int{"old": 1}}
+	if err := in.Validate(); err != nil {
+		t.Errorf("a name of the runtime state: %v", err)
+	}
+	in.Runtime = nil
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), `Logs["old"]`) {
+		t.Errorf("no runtime state: %v, want Logs[\"old\"] refused", err)
+	}
+	in.Logs, in.Created = map[string]int{"app": 0}, nil
+	if err := in.Validate(); err != nil {
+		t.Errorf("no runtime state, a spec name: %v", err)
+	}
+}

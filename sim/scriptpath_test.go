@@ -1,0 +1,85 @@
+package sim_test
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
+)
+
+// ReadScript holds whole numbers to their field's size: an exit code
+// (int32) outside the 32-bit range is refused as such, its least value
+// is not; a grace period (int64) of 3e9 seconds is a whole number like
+// any other.
+func TestReadScriptWholeNumberSizes(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	for _, c := range []struct {
+		text   string
+		want32 bool // refused as "a 32-bit whole number"
+	}{
+		{"containers:\n  app:\n    runs:\n    - exitAfter: 1s\n      exitCode: 2147483648\n", true},
+		{"containers:\n  app:\n    runs:\n    - exitAfter: 1s\n      exitCode: -2147483649\n", true},
+		{"containers:\n  app:\n    runs:\n    - exitAfter: 1s\n      exitCode: -2147483648\n", false},
+		{"containers:\n  app:\n    runs:\n    - exitAfter: 1s\n      exitCode: 2147483647\n", false},
+		{"actions:\n- at: 5s\n  delete: true\n  gracePeriod: 3000000000\n", false},
+	} {
+		_, err := sim.ReadScript([]byte(c.text), pods)
+		got := err != nil && strings.Contains(err.Error(), "a 32-bit whole number")
+		if got != c.want32 {
+			t.Errorf("%q: error %v; want refused as a 32-bit whole number: %v", c.text, err, c.want32)
+		}
+	}
+}
+
+// A list item written as a dash alone on its line, its fields on the lines
+// below (valid block YAML), is found by the line numbers of warnings and
+// errors: the bare number of actions[1].at is on line 6.
+func TestReadScriptLineAfterADashAlone(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions:\n-\n  at: 2s\n  killContainer: app\n-\n  at: 5\n  killContainer: app\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 6 || w[0].Path != "actions[1].at" {
+		t.Fatalf("warnings %+v, want one for actions[1].at on line 6", w)
+	}
+	if got := f.Line("actions[1].killContainer"); got != 7 {
+		t.Errorf("Line(actions[1].killContainer) = %d, want 7", got)
+	}
+}
+
+// A list written in flow style has no item lines: a warning about one of
+// its items points at the list's key, not at an item of a list further
+// down (the search for items stops where the key's block ends).
+func TestReadScriptLineOfAFlowList(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions: [{at: 5, killContainer: app}]\ncontainers:\n  app:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 1 || w[0].Path != "actions[0].at" {
+		t.Fatalf("warnings %+v, want one for actions[0].at on line 1", w)
+	}
+}
+
+// An item holding a block list of its own (an ephemeral container's
+// command) does not shift the count of the list's items: the warning about
+// actions[1].at is on that item's line.
+func TestReadScriptLineAfterANestedList(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "actions:\n- at: 1s\n  addEphemeral:\n    name: dbg\n    image: busybox\n    command:\n    - sh\n- at: 5\n  killContainer: app\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 8 || w[0].Path != "actions[1].at" {
+		t.Fatalf("warnings %+v, want one for actions[1].at on line 8", w)
+	}
+}
