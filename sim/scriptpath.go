@@ -198,7 +198,7 @@ func yamlLine(text string, path []pathSeg) int {
 				if blank(rest) {
 					continue
 				}
-				if ind <= parent && i > from {
+				if ind <= parent {
 					break
 				}
 				if ind > parent && (strings.HasPrefix(rest, seg.key+":") || strings.HasPrefix(rest, strconv.Quote(seg.key)+":")) {

@@ -83,3 +83,20 @@ func TestReadScriptLineAfterANestedList(t *testing.T) {
 		t.Fatalf("warnings %+v, want one for actions[1].at on line 8", w)
 	}
 }
+
+// A mapping written in flow style on its key's line has no block below it:
+// the search for one of its fields stops at the next sibling, and does not
+// take the same field of that sibling's block. The bare number of app's
+// exitAfter is on line 2, not on side's exitAfter (line 5).
+func TestReadScriptLineOfAFlowMapping(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}, {Name: "side", Image: "busybox"}}})}
+	text := "containers:\n  app: {runs: [{exitAfter: 5}]}\n  side:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 2 || w[0].Path != "containers.app.runs[0].exitAfter" {
+		t.Fatalf("warnings %+v, want one for containers.app.runs[0].exitAfter on line 2", w)
+	}
+}
