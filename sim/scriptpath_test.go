@@ -100,3 +100,22 @@ func TestReadScriptLineOfAFlowMapping(t *testing.T) {
 		t.Fatalf("warnings %+v, want one for containers.app.runs[0].exitAfter on line 2", w)
 	}
 }
+
+// Line of a field the file does not have is the line of the deepest part
+// found: a key at the same indentation as the parent's ends the parent's
+// block, so runtime's missing field "app" is not the container app of the
+// next top-level key (line 4) but runtime's own line, 1.
+func TestScriptLineOfAMissingField(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "runtime:\n  createContainer: 1s\ncontainers:\n  app:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Line("runtime.app"); got != 1 {
+		t.Errorf("Line(runtime.app) = %d, want 1", got)
+	}
+	if got := f.Line("containers.app"); got != 4 {
+		t.Errorf("Line(containers.app) = %d, want 4", got)
+	}
+}
