@@ -119,3 +119,24 @@ func TestScriptLineOfAMissingField(t *testing.T) {
 		t.Errorf("Line(containers.app) = %d, want 4", got)
 	}
 }
+
+// A list item written in flow style has no fields on lines of its own: the
+// search for one of its fields stops at the next item's dash (alone on its
+// line or not), and does not take that item's field. The bare number of
+// actions[0].at is on line 2, not on actions[1]'s lines.
+func TestReadScriptLineOfAFlowItem(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	for _, text := range []string{
+		"actions:\n- {at: 5, killContainer: app}\n- at: 2s\n  killContainer: app\n",
+		"actions:\n- {at: 5, killContainer: app}\n-\n  at: 2s\n  killContainer: app\n",
+	} {
+		f, err := sim.ReadScript([]byte(text), pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := f.Warnings()
+		if len(w) != 1 || w[0].Line != 2 || w[0].Path != "actions[0].at" {
+			t.Errorf("%q: warnings %+v, want one for actions[0].at on line 2", text, w)
+		}
+	}
+}
