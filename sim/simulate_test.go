@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -33,5 +34,27 @@ func TestActionStringDeleteGrace(t *testing.T) {
 		if got := (sim.Action{Delete: i64(c.grace)}).String(); got != c.want {
 			t.Errorf("Delete %d: String() = %q, want %q", c.grace, got, c.want)
 		}
+	}
+}
+
+// Deliveries at the same time keep their order: a pod's addition comes
+// before its actions at the same time, and those actions in their order
+// (the sort of Simulate is stable and orders by time, then pod only).
+func TestSimulateSameTimeKeepsOrder(t *testing.T) {
+	pod := apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})
+	tl, err := sim.Simulate(sim.Config{Seed: 1, For: sec(60)}, []sim.PodInput{{Pod: pod, At: sec(5),
+		Actions: []sim.Action{{At: sec(5), Delete: i64(30)}, {At: sec(5), Delete: i64(10)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tl.Entries {
+		if e.Kind == sim.KindAction {
+			got = append(got, e.Message)
+		}
+	}
+	want := []string{"pod added to the kubelet", "delete --grace-period=30", "delete --grace-period=10"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("actions %q, want %q", got, want)
 	}
 }
