@@ -32,6 +32,16 @@ func terminatingInput(grace int64, observedRuntime bool) SyncInput {
 		Containers: map[string]Run{"a1": {IgnoreSIGTERM: true}}}
 }
 
+// SyncTerminatingPod given no grace period by the pod worker (0) kills
+// with the pod's terminationGracePeriodSeconds (20 s), not with an
+// override of 0 (raised to the 2 s minimum).
+func TestSyncTerminatingNoGraceIsThePods(t *testing.T) {
+	out := Sync(terminatingInput(0, false))
+	if got := stopTimeouts(out); len(got) != 1 || got[0] != 20 {
+		t.Errorf("StopContainer timeouts %v, want [20] (the pod's grace period)", got)
+	}
+}
+
 // SyncTerminatingRuntimePod (kubelet.go) kills an orphan with a grace
 // period override of 1 s whatever grace period the pod worker holds
 // (it is given none): StopContainer's timeout is the 2 s minimum.
