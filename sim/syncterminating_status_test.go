@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +103,25 @@ func TestPodInitializedSidecarStarted(t *testing.T) {
 		if got := podInitialized(pod); got != c.want {
 			t.Errorf("sidecar running %v started %v: initialized %v, want %v", c.running, c.started, got, c.want)
 		}
+	}
+}
+
+// SyncTerminatingPod kills the running containers at once, their
+// StopContainer calls listed in the runtime's order (newest first) when
+// they start together: ordering the calls by time keeps that order.
+func TestSyncTerminatingStopsInRuntimeOrder(t *testing.T) {
+	g := int64(30)
+	pod := testPod(v1.PodSpec{TerminationGracePeriodSeconds: &g, Containers: []v1.Container{{Name: "old", Image: "x"}, {Name: "new", Image: "x"}}})
+	sb := runtimestate.Sandbox{ID: "s1", Ready: true, IP: "10.88.0.2", CreatedAt: t0.Add(-time.Minute)}
+	st := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace, Sandboxes: []runtimestate.Sandbox{sb},
+		Containers: []runtimestate.Container{
+			{ID: "n1", Name: "new", SandboxID: "s1", State: runtimestate.Running, CreatedAt: t0.Add(-40 * time.Second), StartedAt: t0.Add(-40 * time.Second)},
+			{ID: "o1", Name: "old", SandboxID: "s1", State: runtimestate.Running, CreatedAt: t0.Add(-50 * time.Second), StartedAt: t0.Add(-50 * time.Second)},
+		}}
+	w := &termination.WorkerState{TerminatingAt: t0, Deleted: true, GracePeriod: 30}
+	out := Sync(SyncInput{Pod: pod, Runtime: st, Now: t0, Memory: Memory{Worker: w}, Grace: 30,
+		Containers: map[string]Run{"n1": {TermAfter: Duration(100 * time.Millisecond)}, "o1": {TermAfter: Duration(100 * time.Millisecond)}}})
+	if got := strings.TrimSpace(methods(out.Calls)); got != "StopContainer new, StopContainer old, StopPodSandbox" {
+		t.Errorf("calls %s, want StopContainer new, StopContainer old, StopPodSandbox", got)
 	}
 }
