@@ -125,3 +125,32 @@ func TestSyncTerminatingStopsInRuntimeOrder(t *testing.T) {
 		t.Errorf("calls %s, want StopContainer new, StopContainer old, StopPodSandbox", got)
 	}
 }
+
+// A container that exited during its exec postStart hook is killed
+// (FailedPostStartHook) with its process already gone: an exec preStop
+// hook fails at once (no time in the container), a sleep preStop hook,
+// run by the kubelet, still sleeps its seconds.
+func TestPostStartDiedPreStop(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		preStop v1.LifecycleHandler
+		want    time.Duration
+	}{
+		{"exec", v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"drain"}}}, 0},
+		{"sleep", v1.LifecycleHandler{Sleep: &v1.SleepAction{Seconds: 3}}, 3 * time.Second},
+	} {
+		pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1", Lifecycle: &v1.Lifecycle{
+			PostStart: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"warm"}}}, PreStop: &c.preStop}}}})
+		beh := map[string]Behaviour{"app": {Runs: []Run{{ExitAfter: Duration(time.Second), PostStart: Duration(5 * time.Second), PreStop: Duration(4 * time.Second)}}}}
+		out := Sync(SyncInput{Pod: pod, Now: t0, Behaviours: beh})
+		var stop *Call
+		for i := range out.Calls {
+			if out.Calls[i].Method == "StopContainer" {
+				stop = &out.Calls[i]
+			}
+		}
+		if stop == nil || stop.PreStop != c.want {
+			t.Errorf("%s preStop: StopContainer %+v, want its preStop %s", c.name, stop, c.want)
+		}
+	}
+}
