@@ -154,3 +154,27 @@ func TestPostStartDiedPreStop(t *testing.T) {
 		}
 	}
 }
+
+// A container whose postStart hook fails is killed in the sync that
+// started it: its TermStep steps count from that sync's StartContainer.
+// Started, hook failing 2 s later, TermStep 5 s and TermAfter 1 s: the
+// SIGTERM falls 2 s into a step, so the process exits 3 s + 1 s after it.
+func TestPostStartKillTermStepFromThisStart(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1", Lifecycle: &v1.Lifecycle{
+		PostStart: &v1.LifecycleHandler{Exec: &v1.ExecAction{Command: []string{"warm"}}}}}}})
+	beh := map[string]Behaviour{"app": {Runs: []Run{{PostStart: Duration(2 * time.Second), PostStartFails: true,
+		TermStep: Duration(5 * time.Second), TermAfter: Duration(time.Second)}}}}
+	out := Sync(SyncInput{Pod: pod, Now: t0, Behaviours: beh})
+	var stop *Call
+	for i := range out.Calls {
+		if out.Calls[i].Method == "StopContainer" {
+			stop = &out.Calls[i]
+		}
+	}
+	if stop == nil {
+		t.Fatalf("calls %s, want a StopContainer", methods(out.Calls))
+	}
+	if exit := stop.Done - stop.AfterExit - stop.At; exit != 4*time.Second {
+		t.Errorf("StopContainer %+v: process exited %s after the signal, want 4s", stop, exit)
+	}
+}
