@@ -194,11 +194,11 @@ func yamlLine(text string, path []pathSeg) int {
 			}
 		} else {
 			for i := from; i < len(lines); i++ {
-				ind, rest, _ := content(lines[i])
-				if blank(rest) {
+				ind, rest, dash := content(lines[i])
+				if blank(rest) && dash < 0 {
 					continue
 				}
-				if ind <= parent && i > from {
+				if ind <= parent || (dash >= 0 && dash <= parent && i > from) {
 					break
 				}
 				if ind > parent && (strings.HasPrefix(rest, seg.key+":") || strings.HasPrefix(rest, strconv.Quote(seg.key)+":")) {

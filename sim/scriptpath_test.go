@@ -83,3 +83,60 @@ func TestReadScriptLineAfterANestedList(t *testing.T) {
 		t.Fatalf("warnings %+v, want one for actions[1].at on line 8", w)
 	}
 }
+
+// A mapping written in flow style on its key's line has no block below it:
+// the search for one of its fields stops at the next sibling, and does not
+// take the same field of that sibling's block. The bare number of app's
+// exitAfter is on line 2, not on side's exitAfter (line 5).
+func TestReadScriptLineOfAFlowMapping(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}, {Name: "side", Image: "busybox"}}})}
+	text := "containers:\n  app: {runs: [{exitAfter: 5}]}\n  side:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Line != 2 || w[0].Path != "containers.app.runs[0].exitAfter" {
+		t.Fatalf("warnings %+v, want one for containers.app.runs[0].exitAfter on line 2", w)
+	}
+}
+
+// Line of a field the file does not have is the line of the deepest part
+// found: a key at the same indentation as the parent's ends the parent's
+// block, so runtime's missing field "app" is not the container app of the
+// next top-level key (line 4) but runtime's own line, 1.
+func TestScriptLineOfAMissingField(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	text := "runtime:\n  createContainer: 1s\ncontainers:\n  app:\n    runs:\n    - exitAfter: 1s\n"
+	f, err := sim.ReadScript([]byte(text), pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Line("runtime.app"); got != 1 {
+		t.Errorf("Line(runtime.app) = %d, want 1", got)
+	}
+	if got := f.Line("containers.app"); got != 4 {
+		t.Errorf("Line(containers.app) = %d, want 4", got)
+	}
+}
+
+// A list item written in flow style has no fields on lines of its own: the
+// search for one of its fields stops at the next item's dash (alone on its
+// line or not), and does not take that item's field. The bare number of
+// actions[0].at is on line 2, not on actions[1]'s lines.
+func TestReadScriptLineOfAFlowItem(t *testing.T) {
+	pods := []*v1.Pod{apiPod("web", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "busybox"}}})}
+	for _, text := range []string{
+		"actions:\n- {at: 5, killContainer: app}\n- at: 2s\n  killContainer: app\n",
+		"actions:\n- {at: 5, killContainer: app}\n-\n  at: 2s\n  killContainer: app\n",
+	} {
+		f, err := sim.ReadScript([]byte(text), pods)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := f.Warnings()
+		if len(w) != 1 || w[0].Line != 2 || w[0].Path != "actions[0].at" {
+			t.Errorf("%q: warnings %+v, want one for actions[0].at on line 2", text, w)
+		}
+	}
+}

@@ -63,11 +63,9 @@ func (s *syncer) syncTerminating() {
 // kubelet, a pod removed while it was down) is killed with the grace
 // period override of 1 s the kill carries, and no status is generated or
 // stored; the worker then forgets the pod (completeTerminatingRuntimePod).
+// The pod worker's grace period is not read: the kubelet passes none.
 func (s *syncer) syncTerminatingRuntime() {
 	override := int64(1)
-	if s.in.Grace > 0 {
-		override = s.in.Grace
-	}
 	t := s.planKill(termination.Options{
 		Features:            s.in.Kubelet.Features,
 		GracePeriodOverride: &override,

@@ -1,36 +1,36 @@
 package sim
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/termination"
 	v1 "k8s.io/api/core/v1"
 )
 
-// TestHasMountedVolumes: a volume counts when any kind of container
-// mounts it or takes it as a device (util.GetPodVolumeNames visits init,
-// regular and ephemeral containers); a volume only declared does not.
-func TestHasMountedVolumes(t *testing.T) {
-	vols := []v1.Volume{{Name: "v"}}
-	mount := []v1.VolumeMount{{Name: "v", MountPath: "/v"}}
-	other := []v1.VolumeMount{{Name: "w", MountPath: "/w"}}
-	device := []v1.VolumeDevice{{Name: "v", DevicePath: "/dev/v"}}
-	cases := []struct {
-		name string
-		spec v1.PodSpec
-		want bool
-	}{
-		{"no volumes", v1.PodSpec{Containers: []v1.Container{{Name: "a", VolumeMounts: mount}}}, false},
-		{"declared only", v1.PodSpec{Volumes: vols, Containers: []v1.Container{{Name: "a"}}}, false},
-		{"another name", v1.PodSpec{Volumes: vols, Containers: []v1.Container{{Name: "a", VolumeMounts: other}}}, false},
-		{"regular mount", v1.PodSpec{Volumes: vols, Containers: []v1.Container{{Name: "a", VolumeMounts: mount}}}, true},
-		{"regular device", v1.PodSpec{Volumes: vols, Containers: []v1.Container{{Name: "a", VolumeDevices: device}}}, true},
-		{"init mount", v1.PodSpec{Volumes: vols, InitContainers: []v1.Container{{Name: "i", VolumeMounts: mount}}, Containers: []v1.Container{{Name: "a"}}}, true},
-		{"ephemeral mount", v1.PodSpec{Volumes: vols, Containers: []v1.Container{{Name: "a"}},
-			EphemeralContainers: []v1.EphemeralContainer{{EphemeralContainerCommon: v1.EphemeralContainerCommon{Name: "e", VolumeMounts: mount}}}}, true},
-	}
-	for _, c := range cases {
-		if got := hasMountedVolumes(&c.spec); got != c.want {
-			t.Errorf("%s: hasMountedVolumes = %v, want %v", c.name, got, c.want)
+// SyncTerminatedPod's WaitForUnmount checks at once, then every 300 ms
+// (volume_manager.go podAttachAndMountRetryInterval): a wait for volumes
+// unmounted d later lasts d rounded up to a multiple of 300 ms, a whole
+// multiple staying as it is.
+func TestWaitForUnmountRoundsUpToPolls(t *testing.T) {
+	pod := testPod(v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "web:1"}}})
+	for _, c := range []struct{ d, want time.Duration }{
+		{time.Millisecond, 300 * time.Millisecond},
+		{300 * time.Millisecond, 300 * time.Millisecond},
+		{300*time.Millisecond - time.Nanosecond, 300 * time.Millisecond},
+		{300*time.Millisecond + time.Nanosecond, 600 * time.Millisecond},
+		{600 * time.Millisecond, 600 * time.Millisecond},
+	} {
+		w := &termination.WorkerState{TerminatingAt: t0.Add(-10 * time.Second), TerminatedAt: t0.Add(-time.Second), Deleted: true, GracePeriod: 30}
+		out := Sync(SyncInput{Pod: pod, Now: t0, Memory: Memory{Worker: w}, VolumesUnmounted: t0.Add(c.d)})
+		want := "SyncTerminatedPod: waited " + c.want.String() + " for the volumes to be unmounted"
+		found := false
+		for _, m := range out.Messages {
+			found = found || strings.HasPrefix(m, want)
+		}
+		if !found {
+			t.Errorf("volumes unmounted %s after the sync: messages %q, want one saying %q", c.d, out.Messages, want)
 		}
 	}
 }
