@@ -20,36 +20,15 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+
+	"github.com/kubeletlogic/kubeletlogic/tooling/mutation/gremlins/report"
 )
 
 var lineRE = regexp.MustCompile(`^\s*(KILLED|LIVED|NOT COVERED|TIMED OUT|NOT VIABLE) ([A-Z_]+) at (\S+\.go):(\d+):(\d+)\s*$`)
 
-type mutation struct {
-	Type   string `json:"type"`
-	Status string `json:"status"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-type file struct {
-	Name      string     `json:"file_name"`
-	Mutations []mutation `json:"mutations"`
-}
-
-type unfinished struct {
-	Reported int `json:"reported"`
-	Total    int `json:"total"`
-}
-
-type result struct {
-	Files      []file      `json:"files"`
-	Elapsed    float64     `json:"elapsed_time"`
-	Unfinished *unfinished `json:"unfinished"`
-}
-
 // convert reads a log and returns the result it stands for.
-func convert(r io.Reader, total int, minutes float64) (result, error) {
-	out := result{Elapsed: minutes * 60, Unfinished: &unfinished{Total: total}}
+func convert(r io.Reader, total int, minutes float64) (report.Result, error) {
+	out := report.Result{Elapsed: minutes * 60, Unfinished: &report.Unfinished{Total: total}}
 	index := map[string]int{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
@@ -63,19 +42,19 @@ func convert(r io.Reader, total int, minutes float64) (result, error) {
 		if !ok {
 			i = len(out.Files)
 			index[m[3]] = i
-			out.Files = append(out.Files, file{Name: m[3]})
+			out.Files = append(out.Files, report.File{Name: m[3]})
 		}
-		out.Files[i].Mutations = append(out.Files[i].Mutations, mutation{Type: m[2], Status: m[1], Line: line, Column: col})
+		out.Files[i].Mutations = append(out.Files[i].Mutations, report.Mutation{Type: m[2], Status: m[1], Line: line, Column: col})
 		out.Unfinished.Reported++
 	}
 	if err := sc.Err(); err != nil {
-		return result{}, err
+		return report.Result{}, err
 	}
 	if out.Unfinished.Reported == 0 {
-		return result{}, fmt.Errorf("no mutant lines in the log")
+		return report.Result{}, fmt.Errorf("no mutant lines in the log")
 	}
 	if total < out.Unfinished.Reported {
-		return result{}, fmt.Errorf("-total %d is less than the %d mutants the log reports", total, out.Unfinished.Reported)
+		return report.Result{}, fmt.Errorf("-total %d is less than the %d mutants the log reports", total, out.Unfinished.Reported)
 	}
 	return out, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubeletlogic/kubeletlogic/tooling/mutation/gremlins/report"
 )
 
 func TestConvert(t *testing.T) {
@@ -25,7 +27,7 @@ Shutting down gracefully...
 	if len(r.Files) != 3 || r.Files[0].Name != "a.go" || len(r.Files[0].Mutations) != 3 || r.Files[1].Name != "internal/engine/engine.go" {
 		t.Fatalf("files %+v", r.Files)
 	}
-	if m := r.Files[0].Mutations[1]; m != (mutation{Type: "CONDITIONALS_NEGATION", Status: "LIVED", Line: 21, Column: 3}) {
+	if m := r.Files[0].Mutations[1]; m != (report.Mutation{Type: "CONDITIONALS_NEGATION", Status: "LIVED", Line: 21, Column: 3}) {
 		t.Errorf("second mutant %+v", m)
 	}
 	if m := r.Files[1].Mutations[0]; m.Status != "NOT COVERED" || m.Type != "ARITHMETIC_BASE" {

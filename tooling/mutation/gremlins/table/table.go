@@ -28,29 +28,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kubeletlogic/kubeletlogic/tooling/mutation/gremlins/report"
 )
-
-type mutation struct {
-	Type   string `json:"type"`
-	Status string `json:"status"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-type result struct {
-	Module string `json:"go_module"`
-	Files  []struct {
-		Name      string     `json:"file_name"`
-		Mutations []mutation `json:"mutations"`
-	} `json:"files"`
-	Elapsed float64 `json:"elapsed_time"`
-	// Unfinished is set by fromlog on a result read from the log of a run
-	// stopped before its end: the mutants the log reports, of the total.
-	Unfinished *struct {
-		Reported int `json:"reported"`
-		Total    int `json:"total"`
-	} `json:"unfinished"`
-}
 
 // The triage verdicts that change the counts. A row's reason column must
 // start with one of these words (case as written) to count.
@@ -161,7 +141,7 @@ func (c counts) handCoverage() string {
 
 // tally counts one package's result against its triage rows and returns
 // the details rows (lived and not covered) as Markdown.
-func tally(r result, rows map[string]triageRow) (counts, []string) {
+func tally(r report.Result, rows map[string]triageRow) (counts, []string) {
 	c := counts{minutes: r.Elapsed / 60}
 	var open []string
 	for _, f := range r.Files {
@@ -220,7 +200,7 @@ func write(w io.Writer, dir string) error {
 	// A package run in pieces has one file per piece, <base>.partNofM.json:
 	// their files are added up under the package's base name.
 	type merged struct {
-		r     result
+		r     report.Result
 		parts []int    // the pieces present, N of each
 		of    int      // M, the pieces the package was cut into
 		short []string // "piece 3 unfinished: 380 of 437 mutants", one per unfinished result
@@ -232,7 +212,7 @@ func write(w io.Writer, dir string) error {
 		if err != nil {
 			return err
 		}
-		var r result
+		var r report.Result
 		if err := json.Unmarshal(b, &r); err != nil {
 			return fmt.Errorf("%s: %v", n, err)
 		}
