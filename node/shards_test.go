@@ -67,6 +67,29 @@ func TestShards(t *testing.T) {
 		defer func() { stop(); <-done }()
 	}
 
+	// The scheduler writes a pod's status too when it cannot place it
+	// (PodScheduled False): wait until kwok has made every node Ready and
+	// the node lifecycle controller has lifted the not-ready taint a new
+	// node is given, so that the only status writer is the pod's shard.
+	waitFor(t, 60*time.Second, func() (struct{}, bool) {
+		l, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: shardLabel})
+		if err != nil || len(l.Items) != len(shards)*nodesPerShard {
+			return struct{}{}, false
+		}
+		for i := range l.Items {
+			n := &l.Items[i]
+			if kwokReady(n) != v1.ConditionTrue {
+				return struct{}{}, false
+			}
+			for _, tn := range n.Spec.Taints {
+				if tn.Key == v1.TaintNodeNotReady || tn.Key == v1.TaintNodeUnreachable {
+					return struct{}{}, false
+				}
+			}
+		}
+		return struct{}{}, true
+	})
+
 	t0 := time.Now()
 	for _, s := range shards {
 		d := shardDeployment("shard-"+s, map[string]string{shardLabel: s}, podsPerShard)
