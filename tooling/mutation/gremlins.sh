@@ -32,11 +32,28 @@ table() { go run ./tooling/mutation/gremlins/table "$out" > "$out/results.md"; e
 if [[ "${1:-}" == "-table" ]]; then table; exit 0; fi
 
 bin="$(go env GOPATH)/bin/gremlins"
-# go install writes "dev" as the version; the stamp file records which one.
-if [[ ! -x "$bin" || "$(cat "$bin.version" 2>/dev/null)" != "$GREMLINS_VERSION" ]]; then
-	echo "== installing gremlins $GREMLINS_VERSION from the module proxy"
-	GOFLAGS=-mod=mod go install "github.com/go-gremlins/gremlins/cmd/gremlins@$GREMLINS_VERSION"
-	echo "$GREMLINS_VERSION" > "$bin.version"
+# gremlins v0.6.0 tests a mutant with the tests of the package it finds by
+# walking up from the file's folder to one whose path ends with the file's
+# package name: for package main in cmd/kubeletlogic it finds none, falls
+# back to the module's root package, whose tests never run the command, and
+# calls every mutant LIVED (internal/engine/engine.go, pkgName). The copy
+# built here takes the file's own folder, which in Go is always its
+# package; for every other package of this module the two agree. The stamp
+# file records the version and the patch.
+GREMLINS_BUILD="$GREMLINS_VERSION+pkgdir"
+if [[ ! -x "$bin" || "$(cat "$bin.version" 2>/dev/null)" != "$GREMLINS_BUILD" ]]; then
+	echo "== building gremlins $GREMLINS_VERSION from the module proxy, with the package-folder patch"
+	src=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "github.com/go-gremlins/gremlins@$GREMLINS_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[[ -d "$src" ]] || { echo "gremlins $GREMLINS_VERSION: no source from the module proxy" >&2; exit 1; }
+	tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+	cp -r "$src/." "$tmp"; chmod -R u+w "$tmp"
+	eng="$tmp/internal/engine/engine.go"
+	perl -0pi -e 's/if strings\.HasSuffix\(p, fPkg\) \{/if p == "." { pkg = mu.module.Name; break } \/\/ patched: a file\x27s folder is its package\n\t\tif true {/' "$eng"
+	grep -q 'patched: a file' "$eng" || { echo "gremlins $GREMLINS_VERSION: pkgName not found to patch" >&2; exit 1; }
+	(cd "$tmp" && go build -o "$bin.new" ./cmd/gremlins)
+	mv "$bin.new" "$bin"   # a rename: a gremlins already running keeps its binary
+	echo "$GREMLINS_BUILD" > "$bin.version"
+	rm -rf "$tmp"; trap - EXIT
 fi
 
 # The library packages, then sim, then the command (the slowest two last).
