@@ -10,37 +10,48 @@ import (
 )
 
 // initActuated is the record an empty actuated record is filled with before
-// a sync (see Memory.Actuated). v1.37 writes podactions.InitialActuated
-// (InitializeActuatedPod, D21). Older kubelets write nothing there; the
-// record is then what this simulator writes as it goes, for what st shows
-// already happened: the pod-level resources and memory-backed emptyDir
-// limits once a sandbox exists (RunPodSandbox), each init and regular
-// container's resources once it has an instance (StartContainer).
+// a sync (see Memory.Actuated), the kubelet's SyncPod before
+// computePodActions:
+//
+//   - The pod cgroup: the pod's first SyncPod creates it and records the
+//     pod-level resources as the spec gives them (podCgroupRecord); later
+//     syncs, later sandboxes included, find the cgroup and record nothing
+//     (kubelet.go SyncPod: UpdateActuatedPodLevelResources under
+//     !pcm.Exists, v1.37.2 kubelet.go:2212, v1.36.3 :2178, v1.35.4 :2102).
+//   - v1.37 then calls InitializeActuatedPod (kubelet.go:2244), which
+//     writes podactions.InitialActuated only when the checkpoint holds no
+//     entry for the pod (kuberuntime_manager.go:835): a pod-level record
+//     just written is such an entry, so a pod with pod-level resources
+//     gets neither container records (each is recorded when started) nor
+//     emptyDir limits (computePodActions then grows each volume once, as
+//     for a missing record). Before v1.37 there is no such step, and no
+//     emptyDir record at all (those kubelets do not resize volumes).
+//
+// A record is empty at the pod's first sync, or at a later one of a pod
+// that had nothing to record: a pod without pod-level resources has none,
+// whenever taken. When the runtime already shows a sandbox (a pod handed to
+// Next running, or adopted), the cgroup was created before and the record
+// is what the kubelet would have written as it went, from the spec: the
+// pod-level resources as above; on v1.37 InitialActuated (a steady pod's
+// containers and volumes are at their spec); before v1.37 the resources of
+// each init and regular container that has an instance (StartContainer).
 func initActuated(pod *v1.Pod, st *runtimestate.Pod, f features.Set) podactions.Actuated {
-	if f.Version().Minor() >= 37 {
+	started := st != nil && len(st.Sandboxes) > 0
+	podLevel := podCgroupRecord(pod, f)
+	if f.Version().Minor() >= 37 && (podLevel == nil || started) {
 		a := podactions.InitialActuated(pod, f)
 		a.Exact = false
 		if a.Containers == nil {
 			a.Containers = map[string]v1.ResourceRequirements{}
 		}
+		if podLevel != nil {
+			a.Pod = podLevel
+		}
 		return a
 	}
-	a := podactions.Actuated{Containers: map[string]v1.ResourceRequirements{}}
-	if st == nil {
+	a := podactions.Actuated{Containers: map[string]v1.ResourceRequirements{}, Pod: podLevel}
+	if !started {
 		return a
-	}
-	if len(st.Sandboxes) > 0 {
-		if pod.Spec.Resources != nil {
-			a.Pod = pod.Spec.Resources.DeepCopy()
-		}
-		for _, v := range pod.Spec.Volumes {
-			if v.EmptyDir != nil && v.EmptyDir.Medium == v1.StorageMediumMemory && v.EmptyDir.SizeLimit != nil {
-				if a.EmptyDirLimits == nil {
-					a.EmptyDirLimits = map[string]resource.Quantity{}
-				}
-				a.EmptyDirLimits[v.Name] = v.EmptyDir.SizeLimit.DeepCopy()
-			}
-		}
 	}
 	for _, list := range [][]v1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
 		for i := range list {
@@ -50,6 +61,19 @@ func initActuated(pod *v1.Pod, st *runtimestate.Pod, f features.Set) podactions.
 		}
 	}
 	return a
+}
+
+// podCgroupRecord is the pod-level record the kubelet writes when it creates
+// the pod's cgroup (UpdateActuatedPodLevelResources, v1.37.2
+// kuberuntime_manager.go:2336, v1.36.3 :2167, v1.35.4 :2083): a copy of
+// spec.resources with gate InPlacePodVerticalScaling when it has requests
+// or limits; nil (nothing written) otherwise.
+func podCgroupRecord(pod *v1.Pod, f features.Set) *v1.ResourceRequirements {
+	r := pod.Spec.Resources
+	if !f.Enabled(features.InPlacePodVerticalScaling) || r == nil || (r.Requests == nil && r.Limits == nil) {
+		return nil
+	}
+	return r.DeepCopy()
 }
 
 // overActuated returns base with the entries of a written over it (a's Pod

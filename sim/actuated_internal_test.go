@@ -13,11 +13,11 @@ import (
 )
 
 // Before v1.37 the kubelet records the pod-level resources when it creates
-// the pod's cgroup (UpdateActuatedPodLevelResources, kubelet.go:2212 in
-// v1.37.2) and a memory-backed emptyDir's limit once it set it up: the
-// simulator writes both once a sandbox exists, nothing before, and only
-// for emptyDirs in memory with a size limit (a disk emptyDir, a volume of
-// another kind are not recorded).
+// the pod's cgroup, at the pod's first SyncPod (UpdateActuatedPodLevelResources,
+// v1.36.3 kubelet.go:2178, v1.35.4 :2102): initActuated writes them whether
+// this sync creates the first sandbox or one exists already (a pod handed
+// over running), and never an emptyDir limit (those kubelets keep none:
+// they do not resize volumes).
 func TestInitActuatedPodAndEmptyDirsBefore137(t *testing.T) {
 	podRes := &v1.ResourceRequirements{Limits: v1.ResourceList{v1.ResourceMemory: resource.MustParse("256Mi")}}
 	lim := resource.MustParse("64Mi")
@@ -35,15 +35,17 @@ func TestInitActuatedPodAndEmptyDirsBefore137(t *testing.T) {
 	withSandbox := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace, Sandboxes: []runtimestate.Sandbox{sb}}
 	noSandbox := &runtimestate.Pod{UID: pod.UID, Name: pod.Name, Namespace: pod.Namespace}
 	for _, f := range []features.Set{features.V1_35(), features.V1_36()} {
-		a := initActuated(pod, withSandbox, f)
-		if a.Pod == nil || a.Pod.Limits.Memory().Cmp(resource.MustParse("256Mi")) != 0 {
-			t.Errorf("%s, sandbox: pod-level record %+v, want the spec's %+v", f.Version(), a.Pod, *podRes)
-		}
-		if q, ok := a.EmptyDirLimits["mem"]; !ok || q.Cmp(lim) != 0 || len(a.EmptyDirLimits) != 1 {
-			t.Errorf("%s, sandbox: emptyDir limits %v, want only mem: 64Mi", f.Version(), a.EmptyDirLimits)
-		}
-		if a = initActuated(pod, noSandbox, f); a.Pod != nil || a.EmptyDirLimits != nil {
-			t.Errorf("%s, no sandbox: pod-level %+v, emptyDir limits %v, want neither", f.Version(), a.Pod, a.EmptyDirLimits)
+		for _, tc := range []struct {
+			name string
+			st   *runtimestate.Pod
+		}{{"sandbox", withSandbox}, {"no sandbox", noSandbox}, {"no runtime state", nil}} {
+			a := initActuated(pod, tc.st, f)
+			if a.Pod == nil || a.Pod.Limits.Memory().Cmp(resource.MustParse("256Mi")) != 0 {
+				t.Errorf("%s, %s: pod-level record %+v, want the spec's %+v", f.Version(), tc.name, a.Pod, *podRes)
+			}
+			if a.EmptyDirLimits != nil {
+				t.Errorf("%s, %s: emptyDir limits %v, want none", f.Version(), tc.name, a.EmptyDirLimits)
+			}
 		}
 	}
 }

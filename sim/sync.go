@@ -46,16 +46,17 @@ type Memory struct {
 	// (podIsFinished): the status manager may then delete the API object.
 	Finished bool `json:"finished,omitempty"`
 	// Actuated are the resources the kubelet applied when it started each
-	// container and created the sandbox (its actuated-resources
-	// checkpoint). Sync reads it as the kubelet does (podactions'
-	// Actuated.Exact: a container left out has no resources). An empty
-	// record is first filled from the pod: on v1.37 with
-	// podactions.InitialActuated, as SyncPod's InitializeActuatedPod does;
-	// before v1.37, which has no such step, with what the simulated kubelet
-	// records when it creates the sandbox and starts containers, for the
-	// sandboxes and containers the runtime state already holds (so a
-	// hand-written running pod is not resized; a container never started
-	// stays unrecorded, as there).
+	// container, created the pod cgroup (the pod-level resources, at the
+	// pod's first SyncPod, not at each sandbox) and resized (its
+	// actuated-resources checkpoint). Sync reads it as the kubelet does
+	// (podactions' Actuated.Exact: a container left out has no resources).
+	// An empty record is first filled from the pod (see initActuated): the
+	// pod-level resources the pod cgroup's creation records, then on v1.37
+	// podactions.InitialActuated when that wrote nothing, as SyncPod's
+	// InitializeActuatedPod does; a pod the runtime shows running already
+	// gets what the simulated kubelet would have recorded as it went (so a
+	// hand-written running pod is not resized; before v1.37 a container
+	// never started stays unrecorded, as there).
 	Actuated podactions.Actuated `json:"actuated,omitzero"`
 	// ImagePulls are the image manager's records of the pod's image
 	// pulls (the image back-off), by "<pod UID>_<image>".

@@ -12,7 +12,6 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/termination"
 	"github.com/kubeletlogic/kubeletlogic/vocab"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // SyncPod: what the pod worker runs while the pod should run
@@ -55,8 +54,9 @@ func (s *syncer) syncPod() {
 		}
 	}
 	// An empty actuated record is filled before computePodActions (see
-	// initActuated); the record is then read as the kubelet reads its
-	// checkpoint.
+	// initActuated: the pod cgroup's creation at the pod's first SyncPod,
+	// then InitializeActuatedPod on v1.37); the record is then read as
+	// the kubelet reads its checkpoint.
 	if len(m.Actuated.Containers) == 0 && m.Actuated.Pod == nil && len(m.Actuated.EmptyDirLimits) == 0 {
 		m.Actuated = initActuated(pod, in.Runtime, f)
 	}
@@ -111,17 +111,12 @@ func (s *syncer) syncPod() {
 	if acts.CreateSandbox {
 		sandboxID = fmt.Sprintf("%s-sandbox-%d", idPrefix(pod), acts.Attempt)
 		s.call(Call{Method: "RunPodSandbox", ID: sandboxID, Attempt: acts.Attempt}, in.Delays.RunPodSandbox.D())
-		if pod.Spec.Resources != nil {
-			m.Actuated.Pod = pod.Spec.Resources.DeepCopy()
-		}
-		for _, v := range pod.Spec.Volumes {
-			if v.EmptyDir != nil && v.EmptyDir.Medium == v1.StorageMediumMemory && v.EmptyDir.SizeLimit != nil {
-				if m.Actuated.EmptyDirLimits == nil {
-					m.Actuated.EmptyDirLimits = map[string]resource.Quantity{}
-				}
-				m.Actuated.EmptyDirLimits[v.Name] = v.EmptyDir.SizeLimit.DeepCopy()
-			}
-		}
+		// A new sandbox leaves the actuated pod-level resources and
+		// emptyDir limits as they were: the pod cgroup outlives its
+		// sandboxes, and the kubelet takes them when it creates that
+		// cgroup, at the pod's first SyncPod (initActuated), and after a
+		// resize (resize). A pod-level resize allocated before the sandbox
+		// died is done at the next sync.
 		// OnPodSandboxReady (v1.36 on, D11): PodReadyToStartContainers
 		// becomes True in the cached status right away, before any
 		// container starts. v1.35 writes it with the status after the sync.
