@@ -354,3 +354,31 @@ func roundUp(l v1.ResourceList) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// Created sets, in place, what the API server's pod strategy sets when it
+// creates a pod and a manifest as written lacks: metadata.generation 1
+// (PrepareForCreate in pkg/registry/core/pod/strategy.go, v1.37.2 line 89;
+// the same in v1.35 and v1.36). The kubelet writes the generation it sees
+// into status.observedGeneration and the conditions' observedGeneration
+// (gate PodObservedGenerationTracking), so a manifest read without Created
+// shows 0 where a real cluster shows 1.
+//
+// Only a manifest is changed: a pod with generation 0, no status phase
+// (every pod read back from the API server, a capture or the simulator has
+// one: the API server writes Pending at creation) and no
+// kubernetes.io/config.source other than "api" (a static pod, from a file
+// or URL, has no API object, and the kubelet keeps the generation its
+// source gives, usually none). A nil pod is left alone.
+func Created(pod *v1.Pod) {
+	if pod == nil || pod.Generation != 0 || pod.Status.Phase != "" {
+		return
+	}
+	if src, ok := pod.Annotations[configSource]; ok && src != "api" {
+		return
+	}
+	pod.Generation = 1
+}
+
+// configSource is the annotation the kubelet reads a pod's source from
+// (kubetypes.ConfigSourceAnnotationKey).
+const configSource = "kubernetes.io/config.source"

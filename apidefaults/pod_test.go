@@ -254,3 +254,33 @@ func TestIdempotentOnPodgenPods(t *testing.T) {
 		}
 	})
 }
+
+// TestCreated: only a manifest of an API pod (generation 0, no phase, no
+// static config source) gets the generation 1 the API server gives it.
+func TestCreated(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		gen    int64
+		phase  v1.PodPhase
+		source string // "": no annotation
+		want   int64
+	}{
+		{"manifest", 0, "", "", 1},
+		{"manifest of an API pod", 0, "", "api", 1},
+		{"generation given", 3, "", "", 3},
+		{"read back with a status", 0, v1.PodRunning, "", 0},
+		{"static pod from a file", 0, "", "file", 0},
+		{"static pod from a URL", 0, "", "http", 0},
+	} {
+		pod := &v1.Pod{}
+		pod.Generation, pod.Status.Phase = c.gen, c.phase
+		if c.source != "" {
+			pod.Annotations = map[string]string{"kubernetes.io/config.source": c.source}
+		}
+		Created(pod)
+		if pod.Generation != c.want {
+			t.Errorf("%s: generation %d, want %d", c.name, pod.Generation, c.want)
+		}
+	}
+	Created(nil)
+}

@@ -53,7 +53,7 @@ func others(cpu string) *v1.ResourceList {
 func TestResizeDeferredUntilOtherPodsRelease(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		pod := resizePod(nil)
-		gen := pod.Generation + 1 // the resize's
+		gen := int64(2) // the resize's: the API server created the pod with 1
 		tl := run(t, sim.Config{Seed: seed, For: sec(120)}, sim.PodInput{Pod: pod, Actions: []sim.Action{
 			{At: sec(10), OtherRequests: others("1800m")},
 			{At: sec(20), Resize: cpuResize("400m")},
@@ -217,6 +217,7 @@ func TestResizeStatusesPassCheck(t *testing.T) {
 	}})
 	for _, e := range apiStatuses(tl) {
 		p := pod.DeepCopy()
+		p.Generation = 1 // as the API server created it
 		if e.At >= 20*time.Second {
 			p.Spec.Containers[0].Resources.Requests[v1.ResourceCPU] = resource.MustParse("400m")
 			p.Generation++

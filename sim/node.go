@@ -259,6 +259,7 @@ func (n *Node) pod(namespace, name string) (*podSim, error) {
 func (n *Node) newPod(in PodInput, index int) (*podSim, error) {
 	cfg := n.st.cfg
 	pod := apidefaults.PodCopy(in.Pod)
+	apidefaults.Created(pod)
 	if pod.Namespace == "" {
 		pod.Namespace = "default"
 	}

@@ -84,7 +84,9 @@ type Config struct {
 // PodInput is one pod of a simulation, with what happens to it.
 type PodInput struct {
 	// Pod is the pod. API defaults are applied (apidefaults.Pod), a
-	// missing UID is derived from the name; a pod the API server would
+	// manifest gets the generation 1 the API server creates it with
+	// (apidefaults.Created), a missing UID is derived from the name; a pod
+	// the API server would
 	// reject (validation.Pod) is an error. A pod whose
 	// kubernetes.io/config.source annotation is present and is not "api"
 	// (a file or URL source) is a static pod: it has no API object. A pod

@@ -104,6 +104,7 @@ func readPodsSkipping(data []byte, file string) ([]loadedPod, []string, error) {
 	for _, it := range items {
 		pod := it.Pod
 		apidefaults.Pod(pod)
+		apidefaults.Created(pod)
 		if err := validation.Pod(pod); err != nil {
 			doc := docOf(data, it.Source.Document)
 			first := strings.SplitN(err.Error(), "\n", 2)[0]
