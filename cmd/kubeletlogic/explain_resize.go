@@ -51,6 +51,12 @@ func explainResizeSpecs(specs []string, pod *v1.Pod) (map[string]v1.ResourceRequ
 		for _, sp := range one {
 			m, err := parseResize([]string{sp}, pod)
 			if err != nil {
+				if len(one) > 1 || sp != spec {
+					// The user wrote spec, not the per-container value
+					// parseResize quotes: say what was typed, and how it
+					// was read.
+					return nil, fmt.Errorf("--resize %q (read for every container and native sidecar): %s", spec, strings.TrimPrefix(err.Error(), fmt.Sprintf("--resize %q: ", sp)))
+				}
 				return nil, err
 			}
 			for name, r := range m {

@@ -244,3 +244,40 @@ func TestExplainResizeHostNetwork(t *testing.T) {
 		t.Errorf("explain --resize of a hostNetwork pod lacks %q (or mentions a network namespace change):\n%s", want, out)
 	}
 }
+
+// A --resize value without a container is read for every container; when
+// one of them cannot take it, the error quotes the value as typed (not the
+// per-container form it was read as) and names the container.
+func TestExplainResizeErrorQuotesTheValueAsTyped(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: two
+spec:
+  containers:
+  - name: pause
+    image: pause
+    resources:
+      requests: {cpu: 100m}
+  - name: web
+    image: nginx
+`
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "cpu=300m"}, "")
+	if code != exitBadInput {
+		t.Fatalf("exit %d, want %d: %s", code, exitBadInput, errOut)
+	}
+	for _, want := range []string{
+		`--resize "cpu=300m" (read for every container and native sidecar): container web has no cpu request or limit`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, `"web:cpu=300m"`) {
+		t.Errorf("stderr quotes the rewritten value, not the one typed:\n%s", errOut)
+	}
+}
