@@ -543,6 +543,17 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 	for _, r := range rules {
 		o.Rules = append(o.Rules, ruleWords(r))
 	}
+	if eff.Kind != restart.Sidecar && pod.DeletionTimestamp == nil && rulesInForce(rules, f) {
+		// ContainerShouldRestart (pkg/api/v1/pod/util.go:419): the first
+		// rule that matches the exit code decides; the container's
+		// restartPolicy only when none matches. "never restarted" alone
+		// contradicted the rule line under it.
+		lead := "restarted as the first rule below that matches its exit code says; otherwise "
+		if eff.Kind == restart.Init {
+			lead = "after a failure, restarted as the first rule below that matches its exit code says; otherwise "
+		}
+		o.Policy = lead + o.Policy
+	}
 
 	newest := st.Newest(name)
 	switch {
@@ -597,6 +608,25 @@ func containerOutlook(pod *v1.Pod, st *runtimestate.Pod, name string, f features
 		o.Now += "; " + resetWords(newest.State == runtimestate.Running, oc.removed[name])
 	}
 	return o
+}
+
+// rulesInForce says whether one of rules changes what the kubelet does
+// after some exit: a Restart rule (read with gate ContainerRestartRules,
+// which EffectivePolicy already required), or a RestartAllContainers rule
+// with gate RestartAllContainersOnContainerExits (without it the kubelet
+// falls back to the restartPolicy).
+func rulesInForce(rules []v1.ContainerRestartRule, f features.Set) bool {
+	for _, r := range rules {
+		switch r.Action {
+		case v1.ContainerRestartRuleActionRestart:
+			return true
+		case v1.ContainerRestartRuleActionRestartAllContainers:
+			if f.Enabled(features.RestartAllContainersOnContainerExits) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func containerSpec(pod *v1.Pod, name string) *v1.Container {

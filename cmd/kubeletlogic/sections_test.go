@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -339,5 +340,51 @@ spec:
 				t.Errorf("no note that the back-off does not apply:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// A regular container with restartPolicy Never and a Restart rule (the
+// Kubernetes blog's "restart-on-exit-codes" pod) restarts when its exit
+// code matches: ContainerShouldRestart (pkg/api/v1/pod/util.go:419) reads
+// the rules before the restartPolicy. RESTARTS said "never restarted (its
+// own restartPolicy Never)" above the rule line, a contradiction; it now
+// says the rules come first. With gate RestartAllContainersOnContainerExits
+// off a RestartAllContainers rule is not read, and the line stays as it was.
+func TestExplainRulesBeforePolicy(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: restart-on-exit-codes}
+spec:
+  restartPolicy: Never
+  containers:
+  - name: app
+    image: busybox
+    restartPolicy: Never
+    restartPolicyRules:
+    - action: %s
+      exitCodes: {operator: In, values: [42]}
+`
+	for _, c := range []struct {
+		action, gate, want string
+	}{
+		{"Restart", "", "restarted as the first rule below that matches its exit code says; otherwise never restarted (its own restartPolicy Never)"},
+		{"RestartAllContainers", "", "restarted as the first rule below that matches its exit code says; otherwise never restarted (its own restartPolicy Never)"},
+		{"RestartAllContainers", "RestartAllContainersOnContainerExits=false", "app  container  never restarted (its own restartPolicy Never)"},
+	} {
+		f := t.TempDir() + "/pod.yaml"
+		if err := os.WriteFile(f, []byte(fmt.Sprintf(pod, c.action)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"explain", "-f", f}
+		if c.gate != "" {
+			args = append(args, "--gate", c.gate)
+		}
+		out, errOut, code := runCmd(args, "")
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d: %s", c.action, c.gate, code, errOut)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%s %s: RESTARTS does not say %q:\n%s", c.action, c.gate, c.want, out)
+		}
 	}
 }
