@@ -325,6 +325,11 @@ func resizeOrder(acts podactions.Actions, old, pod *v1.Pod) []string {
 	if len(acts.MemoryUpdates) == 0 && len(acts.CPUUpdates) == 0 && !acts.UpdatePodResources {
 		return nil
 	}
+	// The steps are numbered as listed: a cpu-only resize has no memory
+	// step (doPodResizeAction skips it), and a lone "2. cpu" read as if a
+	// step were missing.
+	n := 0
+	step := func() string { n++; return fmt.Sprintf("%d. ", n) }
 	names := func(us []podactions.Update, res v1.ResourceName) string {
 		var s []string
 		for _, u := range us {
@@ -338,14 +343,14 @@ func resizeOrder(acts podactions.Actions, old, pod *v1.Pod) []string {
 		return strings.Join(s, ", ")
 	}
 	if len(acts.MemoryUpdates) > 0 || acts.UpdatePodResources {
-		l := "1. memory: " + podCgroupWords(old, pod, v1.ResourceMemory, "limit", true)
+		l := step() + "memory: " + podCgroupWords(old, pod, v1.ResourceMemory, "limit", true)
 		if len(acts.MemoryUpdates) > 0 {
 			l += "; containers, decreases before increases: " + names(acts.MemoryUpdates, v1.ResourceMemory)
 		}
 		out = append(out, l)
 	}
 	if len(acts.CPUUpdates) > 0 || acts.UpdatePodResources {
-		l := "2. cpu: " + podCgroupWords(old, pod, v1.ResourceCPU, "limit", true) + "; " + podCgroupWords(old, pod, v1.ResourceCPU, "request", false)
+		l := step() + "cpu: " + podCgroupWords(old, pod, v1.ResourceCPU, "limit", true) + "; " + podCgroupWords(old, pod, v1.ResourceCPU, "request", false)
 		if len(acts.CPUUpdates) > 0 {
 			l += "; containers, decreases before increases: " + names(acts.CPUUpdates, v1.ResourceCPU)
 		}

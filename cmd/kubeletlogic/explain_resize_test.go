@@ -281,3 +281,19 @@ spec:
 		t.Errorf("stderr quotes the rewritten value, not the one typed:\n%s", errOut)
 	}
 }
+
+// A cpu-only resize (the docs' pod-resize.yaml, cpu 700m -> 800m) has no
+// memory step: its one step is numbered 1, not "2. cpu" under no 1.
+func TestExplainResizeStepsNumberedAsListed(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "app:cpu=500m"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "\n      1. cpu: ") || strings.Contains(out, "2. cpu") {
+		t.Errorf("a cpu-only resize's one step is not numbered 1:\n%s", out)
+	}
+}
