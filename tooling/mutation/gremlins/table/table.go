@@ -99,7 +99,10 @@ type counts struct {
 	// equivalent: no test can kill them, so the last efficacy leaves
 	// them out.
 	equivalent int
-	minutes    float64
+	// rerunKilled: LIVED mutants that rerun (<package>.rerun.json) ran
+	// again on a later commit, KILLED or TIMED OUT there.
+	rerunKilled int
+	minutes     float64
 }
 
 func (c *counts) add(o counts) {
@@ -113,6 +116,7 @@ func (c *counts) add(o counts) {
 	c.handNotViable += o.handNotViable
 	c.untriaged += o.untriaged
 	c.equivalent += o.equivalent
+	c.rerunKilled += o.rerunKilled
 }
 
 // gremlins' own figures.
@@ -134,6 +138,13 @@ func (c counts) handEfficacyNonEquivalent() string {
 	return pct(k, k+l)
 }
 
+// rerunEfficacy is handEfficacyNonEquivalent with the LIVED mutants that
+// re-ran KILLED counted as killed.
+func (c counts) rerunEfficacy() string {
+	k, l := c.killed+c.handKilled+c.rerunKilled, c.lived+c.handLived-c.equivalent-c.rerunKilled
+	return pct(k, k+l)
+}
+
 func (c counts) handCoverage() string {
 	run := c.killed + c.lived + c.handKilled + c.handLived
 	return pct(run, c.killed+c.lived+c.notCovered-c.handNotViable)
@@ -141,7 +152,7 @@ func (c counts) handCoverage() string {
 
 // tally counts one package's result against its triage rows and returns
 // the details rows (lived and not covered) as Markdown.
-func tally(r report.Result, rows map[string]triageRow) (counts, []string) {
+func tally(r report.Result, rows map[string]triageRow, rerun map[string]string) (counts, []string) {
 	c := counts{minutes: r.Elapsed / 60}
 	var open []string
 	for _, f := range r.Files {
@@ -155,6 +166,8 @@ func tally(r report.Result, rows map[string]triageRow) (counts, []string) {
 				c.lived++
 				if ok && verdict(row, ok) == "equivalent" {
 					c.equivalent++
+				} else if st := rerun[key(where, m.Type)]; st == "KILLED" || st == "TIMED OUT" {
+					c.rerunKilled++
 				}
 			case "NOT COVERED":
 				c.notCovered++
@@ -178,7 +191,11 @@ func tally(r report.Result, rows map[string]triageRow) (counts, []string) {
 				if !ok {
 					c.untriaged++
 				}
-				open = append(open, fmt.Sprintf("| %s | %s | %s | %s |", where, m.Type, m.Status, verdict(row, ok)))
+				v := verdict(row, ok)
+				if st, re := rerun[key(where, m.Type)]; re && m.Status == "LIVED" {
+					v += "; re-run: " + st
+				}
+				open = append(open, fmt.Sprintf("| %s | %s | %s | %s |", where, m.Type, m.Status, v))
 			}
 		}
 	}
@@ -208,6 +225,9 @@ func write(w io.Writer, dir string) error {
 	byBase := map[string]*merged{}
 	var bases []string
 	for _, n := range names {
+		if strings.HasSuffix(n, ".rerun.json") {
+			continue // survivors run again (rerun), read with their package
+		}
 		b, err := os.ReadFile(n)
 		if err != nil {
 			return err
@@ -270,7 +290,11 @@ func write(w io.Writer, dir string) error {
 		if len(g.short) > 0 {
 			pkg += " (" + strings.Join(g.short, "; ") + ")"
 		}
-		c, open := tally(r, rows)
+		rerun, err := readRerun(dir, base)
+		if err != nil {
+			return err
+		}
+		c, open := tally(r, rows, rerun)
 		all = append(all, pkgCounts{pkg, c})
 		if len(open) > 0 {
 			details = append(details, "", "### "+pkg, "", "| where | mutator | status | triage |", "|---|---|---|---|")
@@ -300,13 +324,15 @@ func write(w io.Writer, dir string) error {
 	p("Any other NOT COVERED mutant stays not covered. \"untriaged\" counts the lived and not covered mutants with no triage row at that position. ")
 	p("\"equivalent\" counts the lived ones (by gremlins or by hand) whose row explains why no test can kill them (a LIVED row whose reason starts \"equivalent\", a \"%s\" row that says \"equivalent\"); ", handLived)
 	p("the last efficacy leaves them out: killed / (killed + lived - equivalent), the hand-run ones counted. ")
-	p("A LIVED mutant whose row names a test written after the run still counts as lived until gremlins runs the package again.\n\n")
-	p("| package | not covered | killed by hand | lived by hand | not viable by hand | still not covered | untriaged | equivalent | efficacy (gremlins) | efficacy (with hand-run) | efficacy (equivalent excluded) | coverage (gremlins) | coverage (with hand-run) |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("A LIVED mutant whose row names a test written after the run counts as lived until it is run again: by gremlins, or by `rerun`, ")
+	p("which plants it on a later commit (where its line is unchanged) and runs the tests its row names (`<package>.rerun.json`, the commit it ran on in its `head`): ")
+	p("\"killed on re-run\" counts those KILLED or TIMED OUT there, and the last efficacy counts them as killed.\n\n")
+	p("| package | not covered | killed by hand | lived by hand | not viable by hand | still not covered | untriaged | equivalent | killed on re-run | efficacy (gremlins) | efficacy (with hand-run) | efficacy (equivalent excluded) | efficacy (equivalent excluded, survivors re-run) | coverage (gremlins) | coverage (with hand-run) |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	row := func(name string, c counts) {
 		rest := c.notCovered - c.handKilled - c.handLived - c.handNotViable
-		p("| %s | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s |\n", name, c.notCovered, c.handKilled, c.handLived, c.handNotViable, rest, c.untriaged, c.equivalent,
-			c.efficacy(), c.handEfficacy(), c.handEfficacyNonEquivalent(), c.coverage(), c.handCoverage())
+		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n", name, c.notCovered, c.handKilled, c.handLived, c.handNotViable, rest, c.untriaged, c.equivalent, c.rerunKilled,
+			c.efficacy(), c.handEfficacy(), c.handEfficacyNonEquivalent(), c.rerunEfficacy(), c.coverage(), c.handCoverage())
 	}
 	for _, x := range all {
 		row(x.pkg, x.c)
@@ -321,6 +347,36 @@ func write(w io.Writer, dir string) error {
 		}
 	}
 	return nil
+}
+
+// readRerun reads <base>.rerun.json, if any: the status each LIVED mutant
+// had when run again, keyed by key(), for the mutants whose result file
+// runs.txt still says was run on the commit the re-run mapped from (a
+// result replaced by a newer run is not matched with the old re-run).
+func readRerun(dir, base string) (map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, base+".rerun.json"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rr report.Rerun
+	if err := json.Unmarshal(b, &rr); err != nil {
+		return nil, fmt.Errorf("%s.rerun.json: %v", base, err)
+	}
+	rt, err := os.ReadFile(filepath.Join(dir, "runs.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("%s.rerun.json needs runs.txt: %v", base, err)
+	}
+	runs := report.Runs(string(rt))
+	out := map[string]string{}
+	for _, m := range rr.Mutants {
+		if runs[m.Result] == m.Commit {
+			out[key(m.Where, m.Type)] = m.Status
+		}
+	}
+	return out, nil
 }
 
 func pct(a, b int) string {

@@ -66,7 +66,7 @@ func TestTally(t *testing.T) {
 		// (a.go:10:5 BOUNDARY, b.go:21:30, b.go:22:30); untriaged: the
 		// BOUNDARY twin and b.go:22:30. Equivalent: a.go:3:4 (LIVED) and
 		// a.go:11:7 (lived by hand, "equivalent"): 4 / (4 + 2 - 2) = 100 %.
-		"| internal/x | 6 | 1 | 1 | 1 | 3 | 2 | 2 | 75.0 % | 66.7 % | 100.0 % | 40.0 % | 66.7 % |",
+		"| internal/x | 6 | 1 | 1 | 1 | 3 | 2 | 2 | 0 | 75.0 % | 66.7 % | 100.0 % | 100.0 % | 40.0 % | 66.7 % |",
 		"| a.go:10:5 | CONDITIONALS_NEGATION | NOT COVERED | killed by hand |",
 		"| a.go:10:5 | CONDITIONALS_BOUNDARY | NOT COVERED | untriaged |",
 		"| a.go:11:7 | CONDITIONALS_NEGATION | NOT COVERED | lived by hand |",
@@ -157,5 +157,61 @@ func TestUnfinishedPiece(t *testing.T) {
 	want := "| sim (piece 2 unfinished: 2 of 5 mutants) | 2 | 1 | 0 | 0 | 0 | 66.7 % | 100.0 % | 2.0 |\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("no line %q in\n%s", want, out.String())
+	}
+}
+
+// TestRerun: a LIVED mutant that rerun ran again KILLED (or TIMED OUT) on
+// a later commit counts in "killed on re-run" and as killed in the last
+// efficacy, when runs.txt still names the commit the re-run mapped from;
+// a re-run of an older run of the result (another commit), a LIVED re-run
+// and an equivalent mutant do not count.
+func TestRerun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "triage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := `{"elapsed_time":60,"files":[{"file_name":"a.go","mutations":[
+  {"type":"CONDITIONALS_NEGATION","status":"KILLED","line":1,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"LIVED","line":2,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"LIVED","line":3,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"LIVED","line":4,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"LIVED","line":5,"column":2},
+  {"type":"CONDITIONALS_NEGATION","status":"LIVED","line":6,"column":2}]}]}`
+	md := "| a.go:2:2 | CONDITIONALS_NEGATION | LIVED | killed by `TestA` |\n" +
+		"| a.go:3:2 | CONDITIONALS_NEGATION | LIVED | killed by `TestB` |\n" +
+		"| a.go:4:2 | CONDITIONALS_NEGATION | LIVED | killed by `TestC` |\n" +
+		"| a.go:5:2 | CONDITIONALS_NEGATION | LIVED | killed by `TestD` |\n" +
+		"| a.go:6:2 | CONDITIONALS_NEGATION | LIVED | equivalent: never negative |\n"
+	rerun := `{"head":"abc1234","date":"2026-12-04","mutants":[
+  {"result":"x.part1of2","commit":"c1","where":"a.go:2:2","type":"CONDITIONALS_NEGATION","status":"KILLED","by":"TestA"},
+  {"result":"x.part1of2","commit":"c1","where":"a.go:3:2","type":"CONDITIONALS_NEGATION","status":"TIMED OUT"},
+  {"result":"x.part1of2","commit":"c1","where":"a.go:4:2","type":"CONDITIONALS_NEGATION","status":"LIVED"},
+  {"result":"x.part1of2","commit":"c0","where":"a.go:5:2","type":"CONDITIONALS_NEGATION","status":"KILLED"}]}`
+	for name, body := range map[string]string{
+		"x.part1of2.json": res, "x.rerun.json": rerun, "triage/x.md": md,
+		"runs.txt": "# result commit\nx.part1of2.json c1 # the run\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out strings.Builder
+	if err := write(&out, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		// gremlins: 1 killed, 5 lived.
+		"| x (pieces 1 of 2) | 1 | 5 | 0 | 0 | 0 | 16.7 % | 100.0 % | 1.0 |",
+		// 1 equivalent; 2 killed on re-run: (1 + 2) / (1 + 2 + 5 - 1 - 2) = 60 %.
+		"| x (pieces 1 of 2) | 0 | 0 | 0 | 0 | 0 | 0 | 1 | 2 | 16.7 % | 16.7 % | 20.0 % | 60.0 % | 100.0 % | 100.0 % |",
+		"| a.go:2:2 | CONDITIONALS_NEGATION | LIVED | triaged; re-run: KILLED |",
+		"| a.go:3:2 | CONDITIONALS_NEGATION | LIVED | triaged; re-run: TIMED OUT |",
+		"| a.go:4:2 | CONDITIONALS_NEGATION | LIVED | triaged; re-run: LIVED |",
+		"| a.go:5:2 | CONDITIONALS_NEGATION | LIVED | triaged |",
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("no line %q in\n%s", want, got)
+		}
 	}
 }
