@@ -13,6 +13,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
+	"github.com/kubeletlogic/kubeletlogic/phase"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -266,6 +267,9 @@ type deletionReport struct {
 	Then         []string      `json:"then"`
 	Finalizers   []string      `json:"finalizers,omitempty"`
 	MayDeleteNow *mayDeleteNow `json:"mayDeleteNow,omitempty"`
+	// Static: the pod is a static pod; the plan is what removing its
+	// manifest does.
+	Static bool `json:"staticPod,omitempty"`
 }
 
 type stopJSON struct {
@@ -429,6 +433,20 @@ func deletion(pod *v1.Pod, st *runtimestate.Pod, steady bool, f features.Set) de
 	r.Then = []string{
 		"then the kubelet writes the pod's last status: " + afterKill(pod, st, f),
 		"and deletes the API object (grace 0) once its pod worker has finished (volumes unmounted, cgroup removed)",
+	}
+	if phase.IsStaticPod(pod) {
+		// A static pod is stopped by removing its manifest; its API
+		// object is the kubelet's mirror pod, which housekeeping deletes
+		// as an orphan once the pod's worker no longer terminates it
+		// (HandlePodCleanups, kubelet_pods.go:1339). A DELETE of the
+		// mirror pod stops nothing: the next sync deletes and recreates
+		// it (tryReconcileMirrorPods, kubelet.go:3558).
+		r.Static = true
+		r.Then = []string{
+			"then the kubelet writes the pod's last status to its mirror pod: " + afterKill(pod, st, f),
+			"and housekeeping deletes the mirror pod, left without its static pod, once the pod worker has finished",
+		}
+		r.Notes = append(r.Notes, "a static pod: only removing its manifest stops it; deleting its mirror pod through the API stops nothing, the kubelet creates the mirror pod again")
 	}
 	if len(pod.Finalizers) > 0 {
 		r.Finalizers = pod.Finalizers

@@ -112,6 +112,9 @@ func writeTextRaw(w io.Writer, x *explanation) {
 
 	d := x.Deletion
 	head := "IF DELETED NOW"
+	if d.Static {
+		head = "IF ITS MANIFEST IS REMOVED NOW"
+	}
 	if x.Next.Terminating {
 		head = "BEING DELETED"
 	}

@@ -388,3 +388,47 @@ spec:
 		}
 	}
 }
+
+// A static pod (config source file) is stopped by removing its manifest:
+// explain's deletion section says so, and that its API object, the mirror
+// pod, is deleted by housekeeping (kubelet_pods.go:1339) and recreated if
+// deleted through the API (tryReconcileMirrorPods); an API pod keeps "IF
+// DELETED NOW".
+func TestExplainStaticPodManifestRemoved(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: static-web
+  annotations:
+    kubernetes.io/config.source: %s
+spec:
+  containers:
+  - name: web
+    image: nginx
+`
+	out, errOut, code := runCmd([]string{"explain", "-f", "-"}, fmt.Sprintf(manifest, "file"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"\nIF ITS MANIFEST IS REMOVED NOW: grace 30s",
+		"deleting its mirror pod through the API stops nothing",
+		"status to its mirror pod: phase Running",
+		"housekeeping deletes the mirror pod",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("static pod: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "IF DELETED NOW") || strings.Contains(out, "deletes the API object (grace 0)") {
+		t.Errorf("static pod explained as an API pod:\n%s", out)
+	}
+	js, _, _ := runCmd([]string{"explain", "-f", "-", "-o", "json"}, fmt.Sprintf(manifest, "file"))
+	if !strings.Contains(js, `"staticPod": true`) {
+		t.Errorf("JSON without staticPod true:\n%s", js)
+	}
+	out, _, _ = runCmd([]string{"explain", "-f", "-"}, fmt.Sprintf(manifest, "api"))
+	if !strings.Contains(out, "\nIF DELETED NOW: grace 30s") || strings.Contains(out, "mirror pod") {
+		t.Errorf("API pod:\n%s", out)
+	}
+}
