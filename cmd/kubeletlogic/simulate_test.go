@@ -603,3 +603,17 @@ func TestRuntimeContentionFlag(t *testing.T) {
 		}
 	}
 }
+
+// With --runtime-contention off, simulate's header says the pods' runtime
+// calls do not slow each other only when there are several pods: a single
+// pod has no other calls to be slowed by.
+func TestRuntimeContentionOffNamesSeveralPods(t *testing.T) {
+	out, _, code := runCmd([]string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--for", "5s", "--runtime-contention", "off"}, "")
+	if code != 0 || !strings.Contains(out, "the 2 pods' runtime calls do not slow each other (--runtime-contention off") {
+		t.Errorf("two pods, contention off: exit %d, header without the 2 pods' line:\n%s", code, out)
+	}
+	out, _, code = runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--for", "5s", "--runtime-contention", "off"}, "")
+	if code != 0 || strings.Contains(out, "do not slow each other") || strings.Contains(out, "share the node's container runtime") {
+		t.Errorf("one pod, contention off: exit %d, a line about several pods' runtime calls:\n%s", code, out)
+	}
+}
