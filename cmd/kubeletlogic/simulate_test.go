@@ -617,3 +617,32 @@ func TestRuntimeContentionOffNamesSeveralPods(t *testing.T) {
 		t.Errorf("one pod, contention off: exit %d, a line about several pods' runtime calls:\n%s", code, out)
 	}
 }
+
+// simulate's header names each action of the script in its own words,
+// those without a phrase of the command's own (a kubelet restart, a
+// condition set by another client) as the library says them.
+func TestSimulateActionWords(t *testing.T) {
+	script := t.TempDir() + "/script.yaml"
+	if err := os.WriteFile(script, []byte("actions:\n- at: 10s\n  restartKubelet: 5s\n- at: 20s\n  setCondition: {type: example.com/gate, status: \"True\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--script", script, "--for", "30s"}, "")
+	want := "\nactions: restart kubelet (down 5s) at 10s; set condition example.com/gate True at 20s\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; header without %q:\n%s", code, errOut, want, out)
+	}
+}
+
+// A static pod whose manifest is removed at 0s ends as one removed then,
+// not as one still running when the simulation stopped.
+func TestSimulateStaticPodRemovedAtStart(t *testing.T) {
+	pod := t.TempDir() + "/static.yaml"
+	if err := os.WriteFile(pod, []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n  annotations: {kubernetes.io/config.source: file}\nspec:\n  containers: [{name: app, image: x}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"simulate", "-f", pod, "--remove-at", "0s", "--for", "20s"}, "")
+	want := "\nend: b: static pod, its manifest removed at 0.000s; the kubelet's last status at "
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; no %q:\n%s", code, errOut, want, out)
+	}
+}
