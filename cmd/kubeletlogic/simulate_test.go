@@ -646,3 +646,57 @@ func TestSimulateStaticPodRemovedAtStart(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; no %q:\n%s", code, errOut, want, out)
 	}
 }
+
+// --grace 0 is a grace period of 0 s (the API deletes the object at once),
+// not "no --grace": the header, the end and the timeline's label say 0s;
+// alone, without --delete-at, it is a usage error as any --grace.
+func TestSimulateGraceZero(t *testing.T) {
+	args := []string{"-f", ex + "crashloop.yaml", "--delete-at", "10s", "--grace", "0", "--for", "30s"}
+	out, errOut, code := runCmd(append([]string{"simulate"}, args...), "")
+	for _, w := range []string{"\nactions: delete at 10s (grace 0s)\n", "\nend: api-7c9f5d-x2kq8: API object deleted at 10.000s "} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("simulate --grace 0: exit %d, stderr %q; no %q:\n%s", code, errOut, w, out)
+		}
+	}
+	out, errOut, code = runCmd(append([]string{"timeline"}, args...), "")
+	if code != 0 || !strings.Contains(out, "kubectl delete (grace 0s)") {
+		t.Errorf("timeline --grace 0: exit %d, stderr %q; no label \"kubectl delete (grace 0s)\"", code, errOut)
+	}
+	_, errOut, code = runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--grace", "0"}, "")
+	if code != exitUsage || !strings.Contains(errOut, "--delete-at") {
+		t.Errorf("--grace 0 alone: exit %d, stderr %q; want a usage error naming --delete-at", code, errOut)
+	}
+}
+
+// A script action at the very end of the simulation (--for) happens: the
+// header does not say it never happens; one after the end, it does.
+func TestSimulateActionAtTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		at    string
+		never bool
+	}{{"30s", false}, {"31s", true}} {
+		script := dir + "/kill-" + c.at + ".yaml"
+		if err := os.WriteFile(script, []byte("actions:\n- at: "+c.at+"\n  killContainer: app\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--script", script, "--for", "30s"}, "")
+		line := "\nactions: SIGKILL app's process at " + c.at
+		if c.never {
+			line += " [after the end: never happens]"
+		}
+		if code != 0 || !strings.Contains(out, line+"\n") {
+			t.Errorf("action at %s, --for 30s: exit %d, stderr %q; no %q:\n%s", c.at, code, errOut, line, out)
+		}
+	}
+}
+
+// Actions at the same time keep their order: the script's, then
+// --delete-at, then --remove-at.
+func TestSimulateSameTimeActionsKeepOrder(t *testing.T) {
+	out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--delete-at", "10s", "--remove-at", "10s", "--for", "30s"}, "")
+	want := "\nactions: delete at 10s (grace 30s, the pod's); remove at 10s "
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; no %q:\n%s", code, errOut, want, out)
+	}
+}
