@@ -20,7 +20,7 @@ func hookWords(h *v1.LifecycleHandler) string {
 	case h.Sleep != nil:
 		return fmt.Sprintf("sleep %ds", h.Sleep.Seconds)
 	case h.TCPSocket != nil:
-		return "tcpSocket (deprecated: the kubelet does nothing)"
+		return "tcpSocket, which the kubelet cannot run"
 	}
 	return "no handler"
 }
@@ -49,7 +49,7 @@ func hookAssumptions(pod *v1.Pod) []string {
 		case h.Sleep != nil:
 			out = append(out, fmt.Sprintf("%s's postStart hook sleeps %ds: the probe times here do not add it before the next container starts", c.Name, h.Sleep.Seconds))
 		default:
-			out = append(out, fmt.Sprintf("%s's postStart hook (%s) is taken to return at once and to succeed: the kubelet starts the next container only once it returns, and kills %s (FailedPostStartHook) when it fails", c.Name, hookWords(h), c.Name))
+			out = append(out, postStartAssumption(c, h))
 		}
 	}
 	return out
@@ -116,4 +116,14 @@ func writeAssumptions(w io.Writer, as []string) {
 	for _, a := range as {
 		fmt.Fprintf(w, "  - %s\n", a)
 	}
+}
+
+// postStartAssumption is what explain takes for granted about an exec or
+// httpGet postStart hook; a tcpSocket one is no guess: the kubelet's
+// handler runner cannot run it and fails it at once (invalid handler).
+func postStartAssumption(c *v1.Container, h *v1.LifecycleHandler) string {
+	if h.Exec == nil && h.HTTPGet == nil {
+		return fmt.Sprintf("%s's postStart hook (%s) fails at once after every start of %s: the kubelet kills %s (FailedPostStartHook); the answers here do not show it", c.Name, hookWords(h), c.Name, c.Name)
+	}
+	return fmt.Sprintf("%s's postStart hook (%s) is taken to return at once and to succeed: the kubelet starts the next container only once it returns, and kills %s (FailedPostStartHook) when it fails", c.Name, hookWords(h), c.Name)
 }

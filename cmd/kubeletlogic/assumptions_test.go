@@ -103,3 +103,36 @@ func TestAssumptionsPrinted(t *testing.T) {
 		t.Errorf("with app's preStop scripted, the header should drop app's and keep proxy's assumption:\n%s", header)
 	}
 }
+
+// A tcpSocket postStart hook is one the kubelet cannot run: its handler
+// runner fails it at once ("invalid handler") and the kubelet kills the
+// container (FailedPostStartHook), as the simulation shows. explain must
+// not take it to succeed, nor say the kubelet does nothing; simulate's
+// header must not call it unscripted and taken to succeed.
+func TestTCPSocketPostStartFails(t *testing.T) {
+	pod := t.TempDir() + "/pod.yaml"
+	manifest := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: tcp\nspec:\n  containers:\n  - name: app\n    image: nginx\n    lifecycle:\n      postStart:\n        tcpSocket: {port: 80}\n"
+	if err := os.WriteFile(pod, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCmd([]string{"explain", "-f", pod}, "")
+	if code != 0 {
+		t.Fatalf("explain: exit %d", code)
+	}
+	_, assumed, _ := strings.Cut(out, "\nASSUMED: what these answers take for granted\n")
+	want := "app's postStart hook (tcpSocket, which the kubelet cannot run) fails at once after every start of app: the kubelet kills app (FailedPostStartHook)"
+	if !strings.Contains(assumed, want) || strings.Contains(assumed, "to succeed") {
+		t.Errorf("explain's ASSUMED for a tcpSocket postStart: want %q, and no hook taken to succeed:\n%s", want, assumed)
+	}
+	out, _, code = runCmd([]string{"simulate", "-f", pod, "--for", "5s"}, "")
+	if code != 0 {
+		t.Fatalf("simulate: exit %d", code)
+	}
+	header, watch, _ := strings.Cut(out, "\nAT ")
+	if strings.Contains(header, "postStart hook not scripted") {
+		t.Errorf("simulate's header takes the tcpSocket postStart to succeed:\n%s", header)
+	}
+	if !strings.Contains(watch, "PostStartHookError") {
+		t.Errorf("the simulated tcpSocket postStart does not fail:\n%s", watch)
+	}
+}

@@ -206,7 +206,7 @@ func simHookAssumptions(s *simulation) (lines []string, execHooks bool) {
 					execHooks = true
 				}
 			}
-			if h := c.Lifecycle.PostStart; h != nil && h.Sleep == nil {
+			if h := c.Lifecycle.PostStart; h != nil && h.Sleep == nil && h.TCPSocket == nil {
 				if !scripted(c.Name, func(r sim.Run) bool { return r.PostStart > 0 || r.PostStartFails }) {
 					lines = append(lines, fmt.Sprintf("%s: %s postStart hook not scripted: taken to succeed at once (script postStart: and postStartFails:)", c.Name, hookKind(h)))
 				}

@@ -603,3 +603,100 @@ func TestRuntimeContentionFlag(t *testing.T) {
 		}
 	}
 }
+
+// With --runtime-contention off, simulate's header says the pods' runtime
+// calls do not slow each other only when there are several pods: a single
+// pod has no other calls to be slowed by.
+func TestRuntimeContentionOffNamesSeveralPods(t *testing.T) {
+	out, _, code := runCmd([]string{"simulate", "-f", "testdata/sim/two-pods.yaml", "--for", "5s", "--runtime-contention", "off"}, "")
+	if code != 0 || !strings.Contains(out, "the 2 pods' runtime calls do not slow each other (--runtime-contention off") {
+		t.Errorf("two pods, contention off: exit %d, header without the 2 pods' line:\n%s", code, out)
+	}
+	out, _, code = runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--for", "5s", "--runtime-contention", "off"}, "")
+	if code != 0 || strings.Contains(out, "do not slow each other") || strings.Contains(out, "share the node's container runtime") {
+		t.Errorf("one pod, contention off: exit %d, a line about several pods' runtime calls:\n%s", code, out)
+	}
+}
+
+// simulate's header names each action of the script in its own words,
+// those without a phrase of the command's own (a kubelet restart, a
+// condition set by another client) as the library says them.
+func TestSimulateActionWords(t *testing.T) {
+	script := t.TempDir() + "/script.yaml"
+	if err := os.WriteFile(script, []byte("actions:\n- at: 10s\n  restartKubelet: 5s\n- at: 20s\n  setCondition: {type: example.com/gate, status: \"True\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--script", script, "--for", "30s"}, "")
+	want := "\nactions: restart kubelet (down 5s) at 10s; set condition example.com/gate True at 20s\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; header without %q:\n%s", code, errOut, want, out)
+	}
+}
+
+// A static pod whose manifest is removed at 0s ends as one removed then,
+// not as one still running when the simulation stopped.
+func TestSimulateStaticPodRemovedAtStart(t *testing.T) {
+	pod := t.TempDir() + "/static.yaml"
+	if err := os.WriteFile(pod, []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n  annotations: {kubernetes.io/config.source: file}\nspec:\n  containers: [{name: app, image: x}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"simulate", "-f", pod, "--remove-at", "0s", "--for", "20s"}, "")
+	want := "\nend: b: static pod, its manifest removed at 0.000s; the kubelet's last status at "
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; no %q:\n%s", code, errOut, want, out)
+	}
+}
+
+// --grace 0 is a grace period of 0 s (the API deletes the object at once),
+// not "no --grace": the header, the end and the timeline's label say 0s;
+// alone, without --delete-at, it is a usage error as any --grace.
+func TestSimulateGraceZero(t *testing.T) {
+	args := []string{"-f", ex + "crashloop.yaml", "--delete-at", "10s", "--grace", "0", "--for", "30s"}
+	out, errOut, code := runCmd(append([]string{"simulate"}, args...), "")
+	for _, w := range []string{"\nactions: delete at 10s (grace 0s)\n", "\nend: api-7c9f5d-x2kq8: API object deleted at 10.000s "} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("simulate --grace 0: exit %d, stderr %q; no %q:\n%s", code, errOut, w, out)
+		}
+	}
+	out, errOut, code = runCmd(append([]string{"timeline"}, args...), "")
+	if code != 0 || !strings.Contains(out, "kubectl delete (grace 0s)") {
+		t.Errorf("timeline --grace 0: exit %d, stderr %q; no label \"kubectl delete (grace 0s)\"", code, errOut)
+	}
+	_, errOut, code = runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--grace", "0"}, "")
+	if code != exitUsage || !strings.Contains(errOut, "--delete-at") {
+		t.Errorf("--grace 0 alone: exit %d, stderr %q; want a usage error naming --delete-at", code, errOut)
+	}
+}
+
+// A script action at the very end of the simulation (--for) happens: the
+// header does not say it never happens; one after the end, it does.
+func TestSimulateActionAtTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		at    string
+		never bool
+	}{{"30s", false}, {"31s", true}} {
+		script := dir + "/kill-" + c.at + ".yaml"
+		if err := os.WriteFile(script, []byte("actions:\n- at: "+c.at+"\n  killContainer: app\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--script", script, "--for", "30s"}, "")
+		line := "\nactions: SIGKILL app's process at " + c.at
+		if c.never {
+			line += " [after the end: never happens]"
+		}
+		if code != 0 || !strings.Contains(out, line+"\n") {
+			t.Errorf("action at %s, --for 30s: exit %d, stderr %q; no %q:\n%s", c.at, code, errOut, line, out)
+		}
+	}
+}
+
+// Actions at the same time keep their order: the script's, then
+// --delete-at, then --remove-at.
+func TestSimulateSameTimeActionsKeepOrder(t *testing.T) {
+	out, errOut, code := runCmd([]string{"simulate", "-f", ex + "crashloop.yaml", "--delete-at", "10s", "--remove-at", "10s", "--for", "30s"}, "")
+	want := "\nactions: delete at 10s (grace 30s, the pod's); remove at 10s "
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; no %q:\n%s", code, errOut, want, out)
+	}
+}

@@ -343,7 +343,7 @@ func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPictu
 			continue
 		}
 		fromAPI := api && e.Kind == sim.KindAPI && e.At <= gone
-		if !fromAPI && !(e.Kind == sim.KindStatus && (!api || e.At > gone)) {
+		if !fromAPI && !(e.Kind == sim.KindStatus && (!api || e.At >= gone)) {
 			continue
 		}
 		st := e.Status.Status

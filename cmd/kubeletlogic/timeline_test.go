@@ -521,3 +521,18 @@ func simArgs(t *testing.T, name string) []string {
 	t.Fatalf("no simulation case %s", name)
 	return nil
 }
+
+// The containers' lanes go on after the API object is gone, from the
+// kubelet's own statuses, including one written at the very instant the
+// object went: app, started at 0.300s and removed (kubectl delete --force)
+// at 0.368s, is drawn running and ready from the kubelet's status of
+// 0.368s until it exits, not waiting in ContainerCreating till its end.
+func TestTimelineStatusAtTheRemoval(t *testing.T) {
+	out, errOut, code := runCmd([]string{"timeline", "-f", ex + "crashloop.yaml", "--remove-at", "368ms", "--for", "20s"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "<title>running and ready</title>") {
+		t.Errorf("app's lane has no running and ready span from the kubelet's status at the removal:\n%s", out)
+	}
+}
