@@ -99,7 +99,7 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 	fs.StringVar(&f.script, "script", "", "what the containers do, run after run, and what happens to the pod when (YAML or JSON); none: every container runs until it is stopped")
 	fs.Var(&f.forDur, "for", "how long to simulate at most (default 10m0s); the simulation also ends when the pod is gone")
 	fs.Var(&f.deleteAt, "delete-at", "delete the pod (kubectl delete) at this time after the start, e.g. 60s")
-	fs.Int64Var(&f.grace, "grace", -1, "the grace period of --delete-at in seconds, as kubectl delete --grace-period (default: the pod's terminationGracePeriodSeconds)")
+	fs.Int64Var(&f.grace, "grace", -1, "the grace period the DELETE of --delete-at asks for, in seconds (default: the pod's terminationGracePeriodSeconds); 0 is a force delete, as kubectl delete --grace-period=0 --force (without --force kubectl sends 1 for 0)")
 	fs.Var(&f.removeAt, "remove-at", "remove the pod at this time: kubectl delete --force (the API object goes at once), or a static pod's manifest removed")
 	fs.Var(&f.resize, "resize", "with --resize-at: resize in place, [container:]cpu=500m,memory=256Mi (cpu= and memory= set the request and the limit the container has; requests.cpu=, limits.memory= set one); repeatable")
 	fs.Var(&f.resizeAt, "resize-at", "when to apply --resize (kubectl patch --subresource resize), e.g. 30s")
