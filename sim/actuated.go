@@ -99,3 +99,36 @@ func overActuated(base, a podactions.Actuated) podactions.Actuated {
 	}
 	return out
 }
+
+// withPodLimits is the container resources as the kubelet records and
+// compares them with gate InPlacePodLevelResourcesVerticalScaling: a cpu or
+// memory limit the container lacks (or has as zero) is the pod-level one
+// when that is not zero (pkg/kubelet/util/util.go GetLimits, read by
+// setActuatedContainerResources, kuberuntime_container.go:423 in v1.37.2,
+// and isContainerResourceResizeInProgress, kuberuntime_manager.go:2395).
+// Without the gate, or without pod-level limits, r itself.
+func withPodLimits(r v1.ResourceRequirements, pod *v1.ResourceRequirements, f features.Set) v1.ResourceRequirements {
+	if pod == nil || len(pod.Limits) == 0 || !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+		return r
+	}
+	var out v1.ResourceList
+	for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+		own := r.Limits[rn]
+		p := pod.Limits[rn]
+		if !own.IsZero() || p.IsZero() {
+			continue
+		}
+		if out == nil {
+			out = r.Limits.DeepCopy()
+			if out == nil {
+				out = v1.ResourceList{}
+			}
+		}
+		out[rn] = p.DeepCopy()
+	}
+	if out == nil {
+		return r
+	}
+	r.Limits = out
+	return r
+}

@@ -171,7 +171,9 @@ func (s *syncer) resizeProgress() {
 // limits: a running resizable container (a regular container or a
 // sidecar; a regular init container with gate
 // InPlacePodVerticalScalingInitContainers) whose allocated cpu or memory
-// request or limit differs from the actuated one; with gate
+// request or limit differs from the actuated one (with gate
+// InPlacePodLevelResourcesVerticalScaling, a limit the container lacks is
+// the pod-level one: withPodLimits); with gate
 // InPlacePodLevelResourcesVerticalScaling, a running pod whose pod-level
 // resources differ from the actuated ones; with gate
 // InPlacePodVerticalScalingMemoryBackedVolumes, an emptyDir limit that
@@ -185,8 +187,9 @@ func resizeInProgress(pod *v1.Pod, st *runtimestate.Pod, act podactions.Actuated
 		}
 		running = true
 		a := act.Containers[c.Name]
+		want := withPodLimits(c.Resources, pod.Spec.Resources, f)
 		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-			if !quantityEqual(c.Resources.Requests, a.Requests, rn) || !quantityEqual(c.Resources.Limits, a.Limits, rn) {
+			if !quantityEqual(want.Requests, a.Requests, rn) || !quantityEqual(want.Limits, a.Limits, rn) {
 				return true
 			}
 		}

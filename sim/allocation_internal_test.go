@@ -203,6 +203,9 @@ func TestResizeInProgressVolumesAndPodLevel(t *testing.T) {
 	act.EmptyDirLimits["mem"] = resource.MustParse("64Mi")
 	pod.Spec.Resources = &v1.ResourceRequirements{Limits: rl("500m", "128Mi")}
 	act.Pod = pod.Spec.Resources.DeepCopy()
+	// app has no limits of its own: the kubelet recorded it with the
+	// pod-level ones (setActuatedContainerResources, GetLimits).
+	act.Containers["app"] = withPodLimits(res, pod.Spec.Resources, f)
 	if resizeInProgress(pod, running, act, f) {
 		t.Error("pod-level resources at their actuated values: not in progress")
 	}

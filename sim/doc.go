@@ -218,7 +218,10 @@
 //     J(10 s) or on the next PLEG event, and the container restarts per
 //     its policy through the crash-loop back-off. Exec preStop hooks are
 //     ExecSync calls from the start of the kill.
-//   - In-place resize (Action.Resize; allocation.go, resize.go): the pod
+//   - In-place resize (Action.Resize for containers, Action.ResizePod for
+//     the pod-level spec.resources with gate
+//     InPlacePodLevelResourcesVerticalScaling, off by default in v1.35;
+//     allocation.go, resize.go): the pod
 //     manager holds the resized pod, the worker syncs the allocated one;
 //     the allocation manager admits a resize when the pod's requests fit
 //     the node's allocatable (Config.Allocatable) next to the other pods'
@@ -233,7 +236,12 @@
 //     then cpu, each updating the actuated record, after which the PLEG
 //     reinspects the pod and syncs it; containerStatuses[].resources are
 //     what the runtime reports, allocatedResources the allocation. The
-//     API server refuses a resize above the allocatable.
+//     API server refuses a resize above the allocatable, one that changes
+//     the QoS class, a pod-level request below the containers' aggregate
+//     request, and any resize of a pod with pod-level resources while the
+//     pod-level gate is off. A container without a limit of its own
+//     follows a pod-level limit (GetLimits): a pod-level resize updates it
+//     or restarts it per its resizePolicy.
 //   - Image pulls (images.go; images/image_manager.go EnsureImageExists,
 //     kuberuntime_container.go startContainer): Script.Images says which
 //     images are missing and how each pull goes; imagePullPolicy Never,

@@ -107,8 +107,8 @@ func drive(cfg Config, pods []PodInput, d driver) (*Timeline, error) {
 			obj = obj.DeepCopy()
 			obj.Spec.EphemeralContainers = append(obj.Spec.EphemeralContainers, *a.AddEphemeral)
 			err = n.UpdatePod(e.at, obj, nil)
-		case a.Resize != nil && d.api():
-			obj, err = resizedPod(apidefaults.PodCopy(obj), a.Resize, cfg.Kubelet.Features, cfg.allocatable())
+		case (a.Resize != nil || a.ResizePod != nil) && d.api():
+			obj, err = resizedPod(apidefaults.PodCopy(obj), a.Resize, a.ResizePod, cfg.Kubelet.Features, cfg.allocatable())
 			if err == nil {
 				err = n.UpdatePod(e.at, obj, nil)
 			}

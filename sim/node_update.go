@@ -17,8 +17,9 @@ import (
 // it, in this order:
 //   - ephemeral containers added at the end of the list: Action.AddEphemeral,
 //     one by one;
-//   - cpu and memory requests and limits of containers changed:
-//     Action.Resize (the resize subresource);
+//   - cpu and memory requests and limits of containers or of the pod
+//     (spec.resources) changed: Action.Resize and Action.ResizePod, one
+//     action (the resize subresource);
 //   - no finalizer left where the pod had some: Action.RemoveFinalizers;
 //     finalizers where it had none: they hold the API object from now on;
 //   - a deletion timestamp where it had none: Action.Delete with the
@@ -126,12 +127,27 @@ func diffPod(cur, next *v1.Pod, cfg Config) ([]Action, bool, error) {
 			l.cur[i].Resources = *l.next[i].Resources.DeepCopy()
 		}
 	}
+	var podLevel *v1.ResourceRequirements
+	if !equality.Semantic.DeepEqual(want.Resources, next.Spec.Resources) {
+		if want.Resources == nil || next.Spec.Resources == nil {
+			return nil, false, errors.New("the pod-level resources (spec.resources) added or removed: not modelled")
+		}
+		r, err := resourcesChanged("pod-level", *want.Resources, *next.Spec.Resources)
+		if err != nil {
+			return nil, false, err
+		}
+		podLevel = &r
+		want.Resources = next.Spec.Resources.DeepCopy()
+	}
 	if !equality.Semantic.DeepEqual(*want, next.Spec) {
 		return nil, false, errors.New("a change of the spec other than ephemeral containers and resources: not modelled")
 	}
-	if len(resize) > 0 {
-		a := Action{Resize: resize}
-		if _, err := resizedPod(cur, resize, cfg.Kubelet.Features, cfg.allocatable()); err != nil {
+	if len(resize) > 0 || podLevel != nil {
+		a := Action{ResizePod: podLevel}
+		if len(resize) > 0 {
+			a.Resize = resize
+		}
+		if _, err := resizedPod(cur, a.Resize, a.ResizePod, cfg.Kubelet.Features, cfg.allocatable()); err != nil {
 			return nil, false, err
 		}
 		acts = append(acts, a)
@@ -166,8 +182,8 @@ func checkAction(p *podSim, a Action) error {
 		return fmt.Errorf("%s: %s", a, keycheck.NotAContainerText(a.KillContainer, p.pod, names))
 	case a.AddEphemeral != nil && has(a.AddEphemeral.Name):
 		return fmt.Errorf("%s: the pod already has a container %s: the API server would reject the ephemeral container", a, a.AddEphemeral.Name)
-	case a.Resize != nil:
-		if _, err := resizedPod(p.pod, a.Resize, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable()); err != nil {
+	case a.Resize != nil || a.ResizePod != nil:
+		if _, err := resizedPod(p.pod, a.Resize, a.ResizePod, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable()); err != nil {
 			return err
 		}
 	case a.OtherRequests != nil:

@@ -247,8 +247,8 @@ func (p *podSim) act(a Action) {
 		apidefaults.Pod(pod)
 		p.pod = pod
 		p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
-	case a.Resize != nil:
-		p.resize(a.Resize)
+	case a.Resize != nil || a.ResizePod != nil:
+		p.resize(a.Resize, a.ResizePod)
 	case a.OtherRequests != nil:
 		p.otherRequests(*a.OtherRequests)
 	case a.SetCondition != nil:

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,9 +21,11 @@ import (
 
 // In-place resize, as modelled.
 //
-// Action.Resize changes the pod's cpu and memory requests and limits as
+// Action.Resize changes the containers' cpu and memory requests and
+// limits, Action.ResizePod the pod-level ones (spec.resources), as
 // `kubectl patch pod --subresource resize` does; the API server refuses
-// requests above the node's allocatable and bumps the pod's generation.
+// what ValidatePodResize and the PodResizeValidator refuse (resizedPod)
+// and bumps the pod's generation once per resize.
 // The kubelet's allocation manager admits the resize or defers it
 // (allocation.go); SyncPod then decides through podactions.Compute,
 // against the resources the kubelet last actuated (Memory.Actuated): a
@@ -30,10 +33,18 @@ import (
 // resource is killed and started again; otherwise each changed container
 // gets UpdateContainerResources calls, memory first, then cpu
 // (doPodResizeAction, updatePodContainerResources), and the actuated
-// record follows each call.
+// record follows each call. With pod-level resources (gate
+// InPlacePodLevelResourcesVerticalScaling), a container without a cpu or
+// memory limit of its own takes the pod-level one (GetLimits), so a
+// pod-level limit change resizes or restarts it; the actuated pod-level
+// record follows the spec when Compute resized the pod level.
 //
-// Not modelled: UpdatePodSandboxResources and the pod cgroup writes, the
-// memory-usage check before a memory limit decrease, and failed resizes.
+// Not modelled: UpdatePodSandboxResources and the pod cgroup writes (for
+// container and pod-level resizes alike: no call in the timeline, no
+// pod-level status.resources), the memory-usage check before a memory
+// limit decrease, failed resizes, adding pod-level resources to a pod
+// without them, and the API server's defaulting of pod-level values a
+// resize leaves out (PodLevelResourcesFixDefaulting, v1.37).
 
 // ContainerResources are the Linux resources an UpdateContainerResources
 // call sets (the CRI's LinuxContainerResources, the fields a resize
@@ -158,22 +169,34 @@ func (s *syncer) resize(acts podactions.Actions) {
 
 // resizedPod returns pod with the resize applied: for each named container
 // (a regular container or a sidecar), each request and limit given
-// replaces the container's own; the others are kept. It returns an error
-// for what the API server rejects: a name that is no such container, an
-// init container that is not a sidecar, a resource other than cpu and
-// memory, a change of the pod's QoS class, resources the pod's
-// validation rejects, or requests above the node's allocatable (the
-// PodResizeValidator admission plugin, plugin/pkg/admission/podresize
+// replaces the container's own; with podLevel, each pod-level request and
+// limit given replaces the pod's own (spec.resources); the others are
+// kept. It returns an error for what the API server rejects: a name that
+// is no such container, an init container that is not a sidecar, a
+// resource other than cpu and memory, a pod-level resize of a pod without
+// pod-level resources (see podLevelResize), any resize of a pod with
+// pod-level resources while gate InPlacePodLevelResourcesVerticalScaling
+// is off, a change of the pod's QoS class, resources the pod's validation
+// rejects, pod-level requests below the containers' aggregate requests,
+// or requests above the node's allocatable (the PodResizeValidator
+// admission plugin, plugin/pkg/admission/podresize
 // validateRequestsWithinAllocatable).
-func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Set, allocatable v1.ResourceList) (*v1.Pod, error) {
+func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements, f features.Set, allocatable v1.ResourceList) (*v1.Pod, error) {
 	out := pod.DeepCopy()
 	names := make([]string, 0, len(r))
 	for name := range r {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	if len(names) == 0 {
+	if len(names) == 0 && podLevel == nil {
 		return nil, fmt.Errorf("resize: no container named")
+	}
+	// ValidatePodResize (pkg/apis/core/validation/validation.go:6526,
+	// v1.37.2): with the gate off, a pod that has pod-level resources
+	// cannot be resized at all, its containers included.
+	if podLevelSet(pod.Spec.Resources) && !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+		return nil, fmt.Errorf("resize: the pod has pod-level resources (spec.resources) and gate %s is off (%s): the API server forbids resizing such a pod",
+			features.InPlacePodLevelResourcesVerticalScaling, gateWords(f, features.InPlacePodLevelResourcesVerticalScaling))
 	}
 	var resizable []string
 	for _, c := range out.Spec.InitContainers {
@@ -202,24 +225,13 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Se
 		if c == nil {
 			return nil, fmt.Errorf("resize: %s; only regular containers and sidecars can be resized", keycheck.NotAContainerText(name, pod, resizable))
 		}
-		want := r[name]
-		if len(want.Claims) > 0 {
-			return nil, fmt.Errorf("resize: %s: resource claims cannot be resized", name)
+		if err := setRequirements(&c.Resources, r[name], name); err != nil {
+			return nil, err
 		}
-		for _, l := range []struct {
-			what string
-			from v1.ResourceList
-			to   *v1.ResourceList
-		}{{"requests", want.Requests, &c.Resources.Requests}, {"limits", want.Limits, &c.Resources.Limits}} {
-			for rn, q := range l.from {
-				if rn != v1.ResourceCPU && rn != v1.ResourceMemory {
-					return nil, fmt.Errorf("resize: %s: %s.%s: only cpu and memory can be resized", name, l.what, rn)
-				}
-				if *l.to == nil {
-					*l.to = v1.ResourceList{}
-				}
-				(*l.to)[rn] = q.DeepCopy()
-			}
+	}
+	if podLevel != nil {
+		if err := podLevelResize(out, *podLevel, f); err != nil {
+			return nil, err
 		}
 	}
 	before, after := qos(pod, f), qos(out, f)
@@ -229,10 +241,118 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, f features.Se
 	if err := validation.Pod(out); err != nil {
 		return nil, fmt.Errorf("resize: the API server would reject the resized pod: %w", err)
 	}
+	if err := podLevelCoversContainers(out, f); err != nil {
+		return nil, fmt.Errorf("resize: the API server would reject the resized pod: %w", err)
+	}
 	if err := withinAllocatable(out, allocatable, f); err != nil {
 		return nil, fmt.Errorf("resize: the API server refuses it (PodResizeValidator, NodeCapacity): %w", err)
 	}
 	return out, nil
+}
+
+// setRequirements writes the requests and limits of want over those of
+// to; who names the container (or "pod-level") in an error: a resource
+// other than cpu and memory, or resource claims.
+func setRequirements(to *v1.ResourceRequirements, want v1.ResourceRequirements, who string) error {
+	if len(want.Claims) > 0 {
+		return fmt.Errorf("resize: %s: resource claims cannot be resized", who)
+	}
+	for _, l := range []struct {
+		what string
+		from v1.ResourceList
+		to   *v1.ResourceList
+	}{{"requests", want.Requests, &to.Requests}, {"limits", want.Limits, &to.Limits}} {
+		for _, rn := range resourceNames(l.from) {
+			if rn != v1.ResourceCPU && rn != v1.ResourceMemory {
+				return fmt.Errorf("resize: %s: %s.%s: only cpu and memory can be resized", who, l.what, rn)
+			}
+		}
+		for rn, q := range l.from {
+			if *l.to == nil {
+				*l.to = v1.ResourceList{}
+			}
+			(*l.to)[rn] = q.DeepCopy()
+		}
+	}
+	return nil
+}
+
+// resourceNames are the names of l, sorted.
+func resourceNames(l v1.ResourceList) []v1.ResourceName {
+	out := make([]v1.ResourceName, 0, len(l))
+	for rn := range l {
+		out = append(out, rn)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// podLevelSet is the validation's isPodLevelResourcesSet: spec.resources
+// with some request or limit.
+func podLevelSet(r *v1.ResourceRequirements) bool {
+	return r != nil && len(r.Requests)+len(r.Limits) > 0
+}
+
+// podLevelResize writes a pod-level resize over pod's spec.resources, as
+// the resize subresource keeps it (registry/core/pod/strategy.go
+// dropNonResizeUpdates keeps spec.resources only with gate
+// InPlacePodLevelResourcesVerticalScaling) and validates it
+// (validatePodLevelResourcesResize, validation.go:6712): cpu and memory
+// only, nothing removed. A pod without pod-level resources is refused
+// here: with the gate off the API server drops the change (the resize
+// would change nothing), and with it on, adding pod-level resources by a
+// resize is not modelled (the API server also defaults the pod-level
+// values left out, pkg/api/pod/util.go DefaultPodLevelResources, which
+// this library does not do at creation either).
+func podLevelResize(pod *v1.Pod, want v1.ResourceRequirements, f features.Set) error {
+	if len(want.Requests)+len(want.Limits)+len(want.Claims) == 0 {
+		return fmt.Errorf("resize: pod-level: no request or limit given")
+	}
+	if !podLevelSet(pod.Spec.Resources) {
+		if !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+			return fmt.Errorf("resize: pod-level: gate %s is off (%s): the API server drops spec.resources from a resize, which would change nothing",
+				features.InPlacePodLevelResourcesVerticalScaling, gateWords(f, features.InPlacePodLevelResourcesVerticalScaling))
+		}
+		return fmt.Errorf("resize: pod-level: pod %s has no pod-level resources (spec.resources): adding them by a resize is not modelled; resize its containers instead", pod.Name)
+	}
+	return setRequirements(pod.Spec.Resources, want, "pod-level")
+}
+
+// podLevelCoversContainers is the part of validatePodResourceConsistency
+// (validation.go:4926) that validation.Pod leaves out: each pod-level
+// request must be at least the containers' aggregate request for that
+// resource (resourcehelper.AggregateContainerRequests: the regular
+// containers and sidecars summed, raised to what the init containers need
+// at their peak). The API server checks it on every resize of a pod with
+// pod-level requests.
+func podLevelCoversContainers(pod *v1.Pod, f features.Set) error {
+	r := pod.Spec.Resources
+	if r == nil || len(r.Requests) == 0 {
+		return nil
+	}
+	bare := pod.DeepCopy()
+	bare.Spec.Resources, bare.Spec.Overhead = nil, nil
+	agg := podstatus.PodRequests(bare, f)
+	var msg []string
+	for _, rn := range resourceNames(r.Requests) {
+		podReq := r.Requests[rn]
+		if c, ok := agg[rn]; ok && c.Cmp(podReq) > 0 {
+			msg = append(msg, fmt.Sprintf("spec.resources.requests[%s]: %s: must be greater than or equal to aggregate container requests of %s", rn, podReq.String(), c.String()))
+		}
+	}
+	if len(msg) > 0 {
+		return errors.New(strings.Join(msg, "; "))
+	}
+	return nil
+}
+
+// gateWords says where a gate's value comes from: "the default of
+// v1.35.4" or "set off".
+func gateWords(f features.Set, g features.Gate) string {
+	if f.Enabled(g) == f.Version().Default(g) {
+		return "its default in " + f.Version().String()
+	}
+	return "set off"
 }
 
 // withinAllocatable is the PodResizeValidator's
@@ -272,10 +392,10 @@ func checkResizes(pod *v1.Pod, actions []Action, f features.Set, allocatable v1.
 				return fmt.Errorf("action at %s: %w", a.At, err)
 			}
 		}
-		if a.Resize == nil {
+		if a.Resize == nil && a.ResizePod == nil {
 			continue
 		}
-		next, err := resizedPod(cur, a.Resize, f, allocatable)
+		next, err := resizedPod(cur, a.Resize, a.ResizePod, f, allocatable)
 		if err != nil {
 			return fmt.Errorf("action at %s: %w", a.At, err)
 		}
@@ -286,8 +406,8 @@ func checkResizes(pod *v1.Pod, actions []Action, f features.Set, allocatable v1.
 
 // resize is the API server accepting a resize and the kubelet admitting
 // it: the pod manager holds the new resources, and the worker syncs.
-func (p *podSim) resize(r map[string]v1.ResourceRequirements) {
-	pod, err := resizedPod(p.pod, r, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable())
+func (p *podSim) resize(r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements) {
+	pod, err := resizedPod(p.pod, r, podLevel, p.node.cfg.Kubelet.Features, p.node.cfg.allocatable())
 	if err != nil {
 		// Simulate checked every resize against the pod beforehand.
 		p.log(KindAction, p.loop.Now, "resize rejected: "+err.Error())
@@ -300,8 +420,9 @@ func (p *podSim) resize(r map[string]v1.ResourceRequirements) {
 	p.update(termination.Update{Type: termination.UpdateUpdate, Pod: p.pod})
 }
 
-// resizeWords says what a resize sets, container by container.
-func resizeWords(r map[string]v1.ResourceRequirements) string {
+// resizeWords says what a resize sets, container by container, then at
+// pod level ("pod-level requests.cpu=300m").
+func resizeWords(r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements) string {
 	names := make([]string, 0, len(r))
 	for name := range r {
 		names = append(names, name)
@@ -322,7 +443,27 @@ func resizeWords(r map[string]v1.ResourceRequirements) string {
 		}
 		parts = append(parts, name+" "+strings.Join(vals, ","))
 	}
+	if podLevel != nil {
+		parts = append(parts, "pod-level "+requirementWords(*podLevel))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// requirementWords says the cpu and memory requests and limits of r:
+// "requests.cpu=300m,limits.cpu=300m".
+func requirementWords(r v1.ResourceRequirements) string {
+	var vals []string
+	for _, l := range []struct {
+		what string
+		rl   v1.ResourceList
+	}{{"requests", r.Requests}, {"limits", r.Limits}} {
+		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+			if q, ok := l.rl[rn]; ok {
+				vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
+			}
+		}
+	}
+	return strings.Join(vals, ",")
 }
 
 // checkOtherRequests: cpu and memory only, none negative.

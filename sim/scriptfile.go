@@ -59,6 +59,7 @@ const (
 //	- {at: 40s, remove: true}              # force-deleted (static: manifest removed)
 //	- {at: 10s, addEphemeral: {name: debug, image: busybox}}
 //	- {at: 30s, resize: {app: {requests: {cpu: 500m}, limits: {memory: 256Mi}}}}
+//	- {at: 35s, resizePod: {requests: {cpu: 300m}, limits: {cpu: 300m}}}  # spec.resources
 //	- {at: 15s, setCondition: {type: example.com/gate, status: "True"}}
 //	- {at: 50s, restartKubelet: 5s}        # the kubelet down 5 s, then again
 //	- {at: 70s, evict: {gracePeriod: 10}}  # the kubelet evicts it ({} : a hard threshold's 1 s)
@@ -109,6 +110,11 @@ type ScriptAction struct {
 	// Resize resizes containers in place: by name, the requests and
 	// limits to set (kubectl patch pod --subresource resize).
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// ResizePod resizes the pod-level resources (spec.resources) in
+	// place: the pod-level requests and limits to set (resizePod:
+	// {requests: {cpu: 300m}, limits: {cpu: 300m}}). With resize in the
+	// same action it is one request to the API server.
+	ResizePod *v1.ResourceRequirements `json:"resizePod,omitempty"`
 	// OtherRequests are the summed requests of the node's other pods from
 	// then on (otherRequests: {cpu: 1500m}; {} when they are gone): a
 	// resize that does not fit next to them is deferred.
@@ -128,7 +134,7 @@ type ScriptAction struct {
 // Action returns the Action a stands for.
 func (a ScriptAction) Action() Action {
 	out := Action{At: a.At, Remove: a.Remove, RemoveFinalizers: a.RemoveFinalizers,
-		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize,
+		KillContainer: a.KillContainer, KillSandbox: a.KillSandbox, AddEphemeral: a.AddEphemeral, Resize: a.Resize, ResizePod: a.ResizePod,
 		OtherRequests: a.OtherRequests, SetCondition: a.SetCondition, RestartKubelet: a.RestartKubelet, Evict: a.Evict}
 	if a.Delete {
 		g := int64(-1)
@@ -222,10 +228,11 @@ func (f *ScriptFile) PodScript(pod *v1.Pod) Script {
 // (else the nearest name), every probe outcome for a probe the container
 // has, every hook time for a hook that runs for a scripted time, exit codes
 // 0-255, probe steps in increasing order of age, exactly one kind per
-// action. An error is a *ScriptError with the line and the field's path.
-// Durations written as bare numbers are read as seconds and reported as
-// Warnings. Empty text is an empty script (every container runs until
-// stopped).
+// action (resize and resizePod together are one), a resizePod of cpu and
+// memory only and only for pods with pod-level resources. An error is a
+// *ScriptError with the line and the field's path. Durations written as
+// bare numbers are read as seconds and reported as Warnings. Empty text
+// is an empty script (every container runs until stopped).
 //
 // It mirrors no kubelet function: it reads this library's own format.
 func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
@@ -335,14 +342,15 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 	for i, a := range s.Actions {
 		at := []pathSeg{{key: "actions"}, {index: i, isIndex: true}}
 		kinds := 0
-		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil,
+		// resize and resizePod together are one resize request.
+		for _, set := range []bool{a.Delete, a.Remove, a.RemoveFinalizers, a.KillContainer != "", a.KillSandbox, a.AddEphemeral != nil, a.Resize != nil || a.ResizePod != nil,
 			a.OtherRequests != nil, a.SetCondition != nil, a.RestartKubelet != nil, a.Evict != nil} {
 			if set {
 				kinds++
 			}
 		}
 		if kinds != 1 {
-			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize, otherRequests, setCondition, restartKubelet, evict (it has %d)", kinds)
+			return nil, fail(at, "want exactly one of delete, remove, removeFinalizers, killContainer, killSandbox, addEphemeral, resize (and/or resizePod), otherRequests, setCondition, restartKubelet, evict (it has %d)", kinds)
 		}
 		if a.At < 0 {
 			return nil, fail(append(at, pathSeg{key: "at"}), "%s: want a time after the start, 0s or later", a.At)
@@ -361,6 +369,11 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		for _, n := range keycheck.Sorted(a.Resize) {
 			if _, ok := specs[n]; !ok {
 				return nil, notAContainer(append(at, pathSeg{key: "resize"}, pathSeg{key: n}), n)
+			}
+		}
+		if r := a.ResizePod; r != nil {
+			if err := checkScriptResizePod(*r, pods, append(at, pathSeg{key: "resizePod"}), fail); err != nil {
+				return nil, err
 			}
 		}
 		if l := a.OtherRequests; l != nil {
@@ -388,6 +401,40 @@ func ReadScript(data []byte, pods []*v1.Pod) (*ScriptFile, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// checkScriptResizePod checks a resizePod action against the pods the
+// file is for: some request or limit, cpu and memory only, no claims, and
+// every pod with pod-level resources to resize (spec.resources; adding
+// them by a resize is not modelled). What the API server decides against
+// the pod (the QoS class, the gate, the containers' requests) is checked
+// when the simulation starts, as for resize.
+func checkScriptResizePod(r v1.ResourceRequirements, pods []*v1.Pod, at []pathSeg, fail func([]pathSeg, string, ...any) error) error {
+	if len(r.Claims) > 0 {
+		return fail(append(at, pathSeg{key: "claims"}), "resource claims cannot be resized")
+	}
+	if len(r.Requests)+len(r.Limits) == 0 {
+		return fail(at, "no request or limit: want requests and/or limits of cpu or memory, as {requests: {cpu: 300m}, limits: {cpu: 300m}}")
+	}
+	for _, l := range []struct {
+		key  string
+		list v1.ResourceList
+	}{{"requests", r.Requests}, {"limits", r.Limits}} {
+		for _, rn := range resourceNames(l.list) {
+			if rn != v1.ResourceCPU && rn != v1.ResourceMemory {
+				return fail(append(at, pathSeg{key: l.key}, pathSeg{key: string(rn)}), "only cpu and memory can be resized at pod level")
+			}
+			if q := l.list[rn]; q.Sign() < 0 {
+				return fail(append(at, pathSeg{key: l.key}, pathSeg{key: string(rn)}), "%s: negative", q.String())
+			}
+		}
+	}
+	for _, p := range pods {
+		if !podLevelSet(p.Spec.Resources) {
+			return fail(at, "pod %s has no pod-level resources (spec.resources): resizePod changes them, and adding them by a resize is not modelled (use resize for its containers)", p.Name)
+		}
+	}
+	return nil
 }
 
 // checkFileMeaning reports what the shape check lets through but changes

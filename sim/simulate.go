@@ -129,6 +129,17 @@ type Action struct {
 	// it fits next to the node's other pods (OtherRequests), defers it
 	// otherwise; see allocation.go and resize.go for what is modelled.
 	Resize map[string]v1.ResourceRequirements `json:"resize,omitempty"`
+	// ResizePod resizes the pod-level resources (spec.resources) in place
+	// through the same subresource: the pod-level requests and limits to
+	// set, each one given replacing the pod's own (cpu and memory; the
+	// pod must have pod-level resources, gate
+	// InPlacePodLevelResourcesVerticalScaling on: v1.36 and v1.37 by
+	// default, off in v1.35). With Resize in the same action it is one
+	// request: one generation, checked as a whole (a pod-level request
+	// must cover its containers' requests). Admission and actuation are
+	// those of Resize: containers without a limit of their own follow a
+	// pod-level limit, and restart or are updated per their resizePolicy.
+	ResizePod *v1.ResourceRequirements `json:"resizePod,omitempty"`
 	// OtherRequests are the summed cpu and memory requests of the node's
 	// other pods the kubelet holds from this time on (none before the
 	// first such action): another pod admitted, reaching a terminal phase
@@ -166,8 +177,8 @@ func (a Action) String() string {
 		return "kill sandbox"
 	case a.AddEphemeral != nil:
 		return "add ephemeral container " + a.AddEphemeral.Name
-	case a.Resize != nil:
-		return "resize " + resizeWords(a.Resize)
+	case a.Resize != nil || a.ResizePod != nil:
+		return "resize " + resizeWords(a.Resize, a.ResizePod)
 	case a.OtherRequests != nil:
 		return "other pods request " + resourceWords(*a.OtherRequests)
 	case a.SetCondition != nil:

@@ -176,7 +176,7 @@ func (s *syncer) syncPod() {
 		s.call(Call{Method: "StartContainer", Name: c.Name, ID: id}, in.Delays.StartContainer.D())
 		delete(m.StartFailures, c.Name)
 		if kind != "ephemeral" {
-			m.Actuated.Containers[c.Name] = *c.Resources.DeepCopy()
+			m.Actuated.Containers[c.Name] = withPodLimits(*c.Resources.DeepCopy(), pod.Spec.Resources, f)
 		}
 		if !s.postStart(c, id, in.Behaviours[c.Name].run(instance)) {
 			startFailed = true

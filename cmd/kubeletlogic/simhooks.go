@@ -77,56 +77,104 @@ func parseResize(specs []string, pod *v1.Pod) (map[string]v1.ResourceRequirement
 			return nil, fmt.Errorf("--resize %q: %q is not a container of pod %s that can be resized%s (those: %s)", spec, name, pod.Name, suggest(name, names), strings.Join(names, ", "))
 		}
 		r := out[name]
-		for _, item := range strings.Split(items, ",") {
-			key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
-			if !ok {
-				return nil, fmt.Errorf("--resize %q: %q: want name=quantity, as cpu=500m or limits.memory=256Mi", spec, item)
-			}
-			q, err := resource.ParseQuantity(val)
-			if err != nil {
-				return nil, fmt.Errorf("--resize %q: %s=%s: not a quantity (as 500m, 1, 256Mi)", spec, key, val)
-			}
-			list, rn, _ := strings.Cut(key, ".")
-			if rn == "" {
-				list, rn = "", list
-			}
-			if rn != string(v1.ResourceCPU) && rn != string(v1.ResourceMemory) {
-				return nil, fmt.Errorf("--resize %q: %q: only cpu and memory can be resized (cpu, memory, requests.cpu, limits.memory, …)", spec, key)
-			}
-			set := func(l *v1.ResourceList) {
-				if *l == nil {
-					*l = v1.ResourceList{}
-				}
-				(*l)[v1.ResourceName(rn)] = q
-			}
-			switch list {
-			case "requests":
-				set(&r.Requests)
-			case "limits":
-				set(&r.Limits)
-			case "":
-				_, hasReq := c.Resources.Requests[v1.ResourceName(rn)]
-				_, hasLim := c.Resources.Limits[v1.ResourceName(rn)]
-				if !hasReq && !hasLim {
-					return nil, fmt.Errorf("--resize %q: container %s has no %s request or limit: say which to set (requests.%s=%s or limits.%s=%s)", spec, name, rn, rn, val, rn, val)
-				}
-				if hasReq {
-					set(&r.Requests)
-				}
-				if hasLim {
-					set(&r.Limits)
-				}
-			default:
-				return nil, fmt.Errorf("--resize %q: %q: want requests.%s or limits.%s", spec, key, rn, rn)
-			}
+		if err := parseResizeItems("--resize", spec, items, &r, c.Resources, "container "+name); err != nil {
+			return nil, err
 		}
 		out[name] = r
 	}
 	return out, nil
 }
 
-// resizeWords says what a resize sets.
-func resizeWords(r map[string]v1.ResourceRequirements) string {
+// parseResizeItems reads the items of one value of flag (spec as typed)
+// into r: requests.cpu=Q, limits.memory=Q and so on, or cpu=Q / memory=Q,
+// which sets the value wherever have has one (its request, its limit, or
+// both); who names the owner of have in an error ("container app",
+// "pod web's spec.resources").
+func parseResizeItems(flag, spec, items string, r *v1.ResourceRequirements, have v1.ResourceRequirements, who string) error {
+	for _, item := range strings.Split(items, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok {
+			return fmt.Errorf("%s %q: %q: want name=quantity, as cpu=500m or limits.memory=256Mi", flag, spec, item)
+		}
+		q, err := resource.ParseQuantity(val)
+		if err != nil {
+			return fmt.Errorf("%s %q: %s=%s: not a quantity (as 500m, 1, 256Mi)", flag, spec, key, val)
+		}
+		list, rn, _ := strings.Cut(key, ".")
+		if rn == "" {
+			list, rn = "", list
+		}
+		if rn != string(v1.ResourceCPU) && rn != string(v1.ResourceMemory) {
+			return fmt.Errorf("%s %q: %q: only cpu and memory can be resized (cpu, memory, requests.cpu, limits.memory, …)", flag, spec, key)
+		}
+		set := func(l *v1.ResourceList) {
+			if *l == nil {
+				*l = v1.ResourceList{}
+			}
+			(*l)[v1.ResourceName(rn)] = q
+		}
+		switch list {
+		case "requests":
+			set(&r.Requests)
+		case "limits":
+			set(&r.Limits)
+		case "":
+			_, hasReq := have.Requests[v1.ResourceName(rn)]
+			_, hasLim := have.Limits[v1.ResourceName(rn)]
+			if !hasReq && !hasLim {
+				return fmt.Errorf("%s %q: %s has no %s request or limit: say which to set (requests.%s=%s or limits.%s=%s)", flag, spec, who, rn, rn, val, rn, val)
+			}
+			if hasReq {
+				set(&r.Requests)
+			}
+			if hasLim {
+				set(&r.Limits)
+			}
+		default:
+			return fmt.Errorf("%s %q: %q: want requests.%s or limits.%s", flag, spec, key, rn, rn)
+		}
+	}
+	return nil
+}
+
+// resizePodFlag is --resize-pod, repeatable: cpu=300m,memory=256Mi for
+// the pod-level resources (spec.resources).
+type resizePodFlag struct{ specs []string }
+
+func (f *resizePodFlag) String() string { return strings.Join(f.specs, " ") }
+
+func (f *resizePodFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("want cpu=300m,memory=256Mi (the pod-level resources; requests.cpu=, limits.memory= for one value)")
+	}
+	if name, _, ok := strings.Cut(s, ":"); ok && !strings.Contains(name, "=") {
+		return fmt.Errorf("%q: --resize-pod takes no container (it resizes spec.resources): write cpu=300m,memory=256Mi, or --resize %s for container %s", s, s, name)
+	}
+	f.specs = append(f.specs, s)
+	return nil
+}
+
+// parseResizePod reads the --resize-pod values against the pod's
+// pod-level resources, as parseResize reads a container's: cpu=Q and
+// memory=Q set the request, the limit or both, whichever spec.resources
+// has; requests.cpu=Q, limits.memory=Q set one. Later values win.
+func parseResizePod(specs []string, pod *v1.Pod) (*v1.ResourceRequirements, error) {
+	have := pod.Spec.Resources
+	if have == nil || len(have.Requests)+len(have.Limits) == 0 {
+		return nil, fmt.Errorf("--resize-pod %q: pod %s has no pod-level resources (spec.resources): --resize-pod changes them, and adding them by a resize is not modelled; resize its containers with --resize", strings.Join(specs, " "), pod.Name)
+	}
+	r := &v1.ResourceRequirements{}
+	for _, spec := range specs {
+		if err := parseResizeItems("--resize-pod", spec, spec, r, *have, "pod "+pod.Name+"'s spec.resources"); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// resizeWords says what a resize sets, container by container, then at
+// pod level.
+func resizeWords(r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements) string {
 	names := make([]string, 0, len(r))
 	for n := range r {
 		names = append(names, n)
@@ -147,7 +195,27 @@ func resizeWords(r map[string]v1.ResourceRequirements) string {
 		}
 		parts = append(parts, n+" "+strings.Join(vals, ","))
 	}
+	if podLevel != nil {
+		parts = append(parts, "pod-level "+requirementWords(*podLevel))
+	}
 	return strings.Join(parts, "; ")
+}
+
+// requirementWords says the cpu and memory requests and limits of r:
+// "requests.cpu=300m,limits.cpu=300m".
+func requirementWords(r v1.ResourceRequirements) string {
+	var vals []string
+	for _, l := range []struct {
+		what string
+		rl   v1.ResourceList
+	}{{"requests", r.Requests}, {"limits", r.Limits}} {
+		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+			if q, ok := l.rl[rn]; ok {
+				vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
+			}
+		}
+	}
+	return strings.Join(vals, ",")
 }
 
 // writeSimAssumptions prints what the simulation takes as given about
@@ -156,11 +224,14 @@ func resizeWords(r map[string]v1.ResourceRequirements) string {
 func writeSimAssumptions(w io.Writer, s *simulation) {
 	lines, execHooks := simHookAssumptions(s)
 	lines = append(lines, simGeneralAssumptions(s)...)
-	resized := false
+	resized, podLevel := false, false
 	for _, in := range s.inputs {
 		for _, a := range in.Actions {
-			if a.Resize != nil {
+			if a.Resize != nil || a.ResizePod != nil {
 				resized = true
+			}
+			if a.ResizePod != nil {
+				podLevel = true
 			}
 		}
 	}
@@ -180,6 +251,11 @@ func writeSimAssumptions(w io.Writer, s *simulation) {
 		fmt.Fprintln(w, "  is actuated (restart per resizePolicy, or UpdateContainerResources: memory, then cpu). Not modelled:")
 		fmt.Fprintln(w, "  UpdatePodSandboxResources and the pod cgroup writes, the memory-usage check before a limit decrease,")
 		fmt.Fprintln(w, "  failed resizes.")
+	}
+	if podLevel {
+		fmt.Fprintln(w, "resize-pod: the pod-level resources (spec.resources) change; a container without a cpu or memory limit of")
+		fmt.Fprintln(w, "  its own follows the pod-level one, so it is updated in place or restarted per its resizePolicy. The")
+		fmt.Fprintln(w, "  pod-level status.resources (read from the pod cgroup) are not modelled.")
 	}
 }
 

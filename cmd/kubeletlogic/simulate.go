@@ -61,6 +61,7 @@ type simFlags struct {
 	grace        int64
 	removeAt     durationFlag
 	resize       resizeFlag
+	resizePod    resizePodFlag
 	resizeAt     durationFlag
 	seed         uint64
 	contention   contentionFlag
@@ -102,7 +103,8 @@ func addSimFlags(fs *flag.FlagSet) *simFlags {
 	fs.Int64Var(&f.grace, "grace", -1, "the grace period the DELETE of --delete-at asks for, in seconds (default: the pod's terminationGracePeriodSeconds); 0 is a force delete, as kubectl delete --grace-period=0 --force (without --force kubectl sends 1 for 0)")
 	fs.Var(&f.removeAt, "remove-at", "remove the pod at this time: kubectl delete --force (the API object goes at once), or a static pod's manifest removed")
 	fs.Var(&f.resize, "resize", "with --resize-at: resize in place, [container:]cpu=500m,memory=256Mi (cpu= and memory= set the request and the limit the container has; requests.cpu=, limits.memory= set one); repeatable")
-	fs.Var(&f.resizeAt, "resize-at", "when to apply --resize (kubectl patch --subresource resize), e.g. 30s")
+	fs.Var(&f.resizePod, "resize-pod", "with --resize-at: resize the pod-level resources (spec.resources) in place, cpu=300m,memory=256Mi (cpu= and memory= set the request and the limit spec.resources has; requests.cpu=, limits.memory= set one); with --resize, one request; repeatable")
+	fs.Var(&f.resizeAt, "resize-at", "when to apply --resize and --resize-pod (kubectl patch --subresource resize), e.g. 30s")
 	fs.Uint64Var(&f.seed, "seed", 1, "the seed of every random choice the kubelet makes (requeue jitter, loop phases); the same seed gives the same timeline")
 	fs.Var(&f.contention, "runtime-contention", "with several pods: how much longer a sandbox or container call takes for each other such call it overlaps (default 14ms, as measured on a real node); off: each pod's calls take the same time whatever the others do")
 	f.gates = addGateFlags(fs)
@@ -132,8 +134,8 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 		fmt.Fprintf(e.stderr, "kubeletlogic %s: --grace is the grace period of --delete-at, which is not given\n", cmd)
 		return nil, exitUsage
 	}
-	if len(f.resize.specs) > 0 != f.resizeAt.set {
-		fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize and --resize-at go together (what to resize, and when)\n", cmd)
+	if len(f.resize.specs)+len(f.resizePod.specs) > 0 != f.resizeAt.set {
+		fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize and --resize-at go together (what to resize, and when), as do --resize-pod and --resize-at\n", cmd)
 		return nil, exitUsage
 	}
 	if f.script == "-" && f.file == "-" {
@@ -192,15 +194,27 @@ func prepareSim(e *env, cmd string, f *simFlags) (*simulation, int) {
 	}
 	if f.resizeAt.set {
 		if len(pods) != 1 {
-			fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize needs one pod; the input has %d (use a script's resize action per container)\n", cmd, len(pods))
+			fmt.Fprintf(e.stderr, "kubeletlogic %s: --resize and --resize-pod need one pod; the input has %d (use a script's resize or resizePod action)\n", cmd, len(pods))
 			return nil, exitUsage
 		}
-		r, err := parseResize(f.resize.specs, pods[0].pod)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
-			return nil, exitBadInput
+		a := sim.Action{At: sim.Duration(f.resizeAt.d)}
+		if len(f.resize.specs) > 0 {
+			r, err := parseResize(f.resize.specs, pods[0].pod)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+				return nil, exitBadInput
+			}
+			a.Resize = r
 		}
-		actions = append(actions, sim.Action{At: sim.Duration(f.resizeAt.d), Resize: r})
+		if len(f.resizePod.specs) > 0 {
+			r, err := parseResizePod(f.resizePod.specs, pods[0].pod)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "kubeletlogic %s: %v\n", cmd, err)
+				return nil, exitBadInput
+			}
+			a.ResizePod = r
+		}
+		actions = append(actions, a)
 	}
 	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
 
@@ -253,7 +267,7 @@ func simPod(p *v1.Pod) (*v1.Pod, []string) {
 }
 
 func runSimulate(e *env) int {
-	fs := newFlagSet(e, "simulate", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m,memory=256Mi --resize-at 30s] [--seed N] [--gate Name=bool]... [--events] [-o text|json]")
+	fs := newFlagSet(e, "simulate", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m,memory=256Mi] [--resize-pod cpu=300m] [--resize-at 30s] [--seed N] [--gate Name=bool]... [--events] [-o text|json]")
 	f := addSimFlags(fs)
 	events := fs.Bool("events", false, "print every entry of the timeline (syncs, PLEG events, probe results, exits, statuses), not only the CRI calls")
 	out := fs.String("o", "text", "output: text (kubectl get pod -w, then the CRI calls) or json (the inputs and the whole timeline)")
@@ -389,8 +403,8 @@ func actionWords(a sim.Action, pod *v1.Pod) string {
 		return "kill the sandbox " + at
 	case a.AddEphemeral != nil:
 		return fmt.Sprintf("add ephemeral container %s %s", a.AddEphemeral.Name, at)
-	case a.Resize != nil:
-		return fmt.Sprintf("resize %s %s", resizeWords(a.Resize), at)
+	case a.Resize != nil || a.ResizePod != nil:
+		return fmt.Sprintf("resize %s %s", resizeWords(a.Resize, a.ResizePod), at)
 	}
 	return a.String() + " " + at
 }

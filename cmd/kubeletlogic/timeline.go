@@ -16,7 +16,7 @@ import (
 )
 
 func runTimeline(e *env) int {
-	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m --resize-at 30s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [--from 20s] [--to 40s] [-o svg|html]")
+	fs := newFlagSet(e, "timeline", "-f FILE|- [--script FILE] [--for 10m] [--delete-at 60s [--grace N]] [--remove-at 90s] [--resize [c:]cpu=500m] [--resize-pod cpu=300m] [--resize-at 30s] [--seed N] [--kubelet-version 1.37] [--gate Name=bool]... [--from 20s] [--to 40s] [-o svg|html]")
 	f := addSimFlags(fs)
 	var from, to durationFlag
 	fs.Var(&from, "from", "draw from this time after the start (default 0s): with --to, zoom into a window of the simulation")
