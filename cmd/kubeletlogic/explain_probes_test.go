@@ -208,3 +208,45 @@ func TestExplainReadyWithinSimulation(t *testing.T) {
 		}
 	})
 }
+
+// PROBES names each probe's handler: exec, httpGet, tcpSocket, grpc.
+func TestExplainNamesProbeHandlers(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - name: app
+    image: app
+    readinessProbe:
+      tcpSocket: {port: 8080}
+    livenessProbe:
+      grpc: {port: 9090}
+    startupProbe:
+      httpGet: {path: /healthz, port: 8081}
+`
+	out, errOut, code := runCmd([]string{"explain", "-f", "-"}, pod)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"app: startup probe (httpGet /healthz port 8081):", "app: liveness probe (grpc port 9090):", "app: readiness probe (tcpSocket port 8080):"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The failure that commits a liveness probe's result is named with its
+// English ordinal: 2nd, 3rd, 4th, 10th, 11th to 13th, 21st, 22nd, 23rd,
+// 111th, 112th.
+func TestExplainProbeOrdinals(t *testing.T) {
+	for n, want := range map[int32]string{2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th", 20: "20th", 21: "21st", 22: "22nd", 23: "23rd", 111: "111th", 112: "112th"} {
+		out, errOut, code := runCmd([]string{"explain", "-f", "-"}, livenessPod(5, n, 0, 0, 0))
+		if code != exitOK {
+			t.Fatalf("failureThreshold %d: exit %d: %s", n, code, errOut)
+		}
+		if w := "the " + want + " failure in a row"; !strings.Contains(out, w) {
+			t.Errorf("failureThreshold %d: explain text lacks %q:\n%s", n, w, out)
+		}
+	}
+}
