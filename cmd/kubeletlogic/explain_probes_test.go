@@ -250,3 +250,48 @@ func TestExplainProbeOrdinals(t *testing.T) {
 		}
 	}
 }
+
+// PROBES says which init containers a probed container's earliest start
+// takes to complete at once (none: nothing said), and names its preStop
+// hook in the kill's grace only when it has one (a postStart hook alone is
+// no preStop).
+func TestExplainProbeBasisAndPreStop(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  initContainers:
+  - {name: a, image: a}
+  - {name: b, image: b}
+  containers:
+  - name: app
+    image: app
+    lifecycle:
+      preStop:
+        exec: {command: [drain]}
+    livenessProbe:
+      exec: {command: [check]}
+`
+	bare := strings.NewReplacer("  initContainers:\n  - {name: a, image: a}\n  - {name: b, image: b}\n", "", "preStop:", "postStart:").Replace(pod)
+	for _, tc := range []struct {
+		name, pod string
+		want      []string
+	}{
+		{"two init containers, a preStop hook", pod, []string{
+			"    times for its earliest start: at the pod's start (+0s), in the pod's first second, taking the 2 init containers before it to complete at once\n",
+			`kills app ("Container app failed liveness probe, will be restarted"), grace 30s (the pod's terminationGracePeriodSeconds, its preStop hook first)` + "\n"}},
+		{"no init container, a postStart hook", bare, []string{
+			"    times for its earliest start: at the pod's start (+0s), in the pod's first second\n",
+			`kills app ("Container app failed liveness probe, will be restarted"), grace 30s (the pod's terminationGracePeriodSeconds)` + "\n"}},
+	} {
+		out, errOut, code := runCmd([]string{"explain", "-f", "-"}, tc.pod)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: explain text lacks %q:\n%s", tc.name, w, out)
+			}
+		}
+	}
+}
