@@ -295,3 +295,14 @@ spec:
 		}
 	}
 }
+
+// A liveness probe with failureThreshold 1 commits at its first failure.
+func TestExplainProbeThresholdOne(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", "-"}, livenessPod(5, 1, 0, 0, 0))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if w := "the first possible kill at +5s, at the first failure (failureThreshold 1) (+6s if each probe hangs until its 1s timeout)"; !strings.Contains(out, w) {
+		t.Errorf("explain text lacks %q:\n%s", w, out)
+	}
+}
