@@ -208,3 +208,101 @@ func TestExplainReadyWithinSimulation(t *testing.T) {
 		}
 	})
 }
+
+// PROBES names each probe's handler: exec, httpGet, tcpSocket, grpc.
+func TestExplainNamesProbeHandlers(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - name: app
+    image: app
+    readinessProbe:
+      tcpSocket: {port: 8080}
+    livenessProbe:
+      grpc: {port: 9090}
+    startupProbe:
+      httpGet: {path: /healthz, port: 8081}
+`
+	out, errOut, code := runCmd([]string{"explain", "-f", "-"}, pod)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"app: startup probe (httpGet /healthz port 8081):", "app: liveness probe (grpc port 9090):", "app: readiness probe (tcpSocket port 8080):"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain text lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The failure that commits a liveness probe's result is named with its
+// English ordinal: 2nd, 3rd, 4th, 10th, 11th to 13th, 21st, 22nd, 23rd,
+// 111th, 112th.
+func TestExplainProbeOrdinals(t *testing.T) {
+	for n, want := range map[int32]string{2: "2nd", 3: "3rd", 4: "4th", 10: "10th", 11: "11th", 12: "12th", 13: "13th", 20: "20th", 21: "21st", 22: "22nd", 23: "23rd", 111: "111th", 112: "112th"} {
+		out, errOut, code := runCmd([]string{"explain", "-f", "-"}, livenessPod(5, n, 0, 0, 0))
+		if code != exitOK {
+			t.Fatalf("failureThreshold %d: exit %d: %s", n, code, errOut)
+		}
+		if w := "the " + want + " failure in a row"; !strings.Contains(out, w) {
+			t.Errorf("failureThreshold %d: explain text lacks %q:\n%s", n, w, out)
+		}
+	}
+}
+
+// PROBES says which init containers a probed container's earliest start
+// takes to complete at once (none: nothing said), and names its preStop
+// hook in the kill's grace only when it has one (a postStart hook alone is
+// no preStop).
+func TestExplainProbeBasisAndPreStop(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  initContainers:
+  - {name: a, image: a}
+  - {name: b, image: b}
+  containers:
+  - name: app
+    image: app
+    lifecycle:
+      preStop:
+        exec: {command: [drain]}
+    livenessProbe:
+      exec: {command: [check]}
+`
+	bare := strings.NewReplacer("  initContainers:\n  - {name: a, image: a}\n  - {name: b, image: b}\n", "", "preStop:", "postStart:").Replace(pod)
+	for _, tc := range []struct {
+		name, pod string
+		want      []string
+	}{
+		{"two init containers, a preStop hook", pod, []string{
+			"    times for its earliest start: at the pod's start (+0s), in the pod's first second, taking the 2 init containers before it to complete at once\n",
+			`kills app ("Container app failed liveness probe, will be restarted"), grace 30s (the pod's terminationGracePeriodSeconds, its preStop hook first)` + "\n"}},
+		{"no init container, a postStart hook", bare, []string{
+			"    times for its earliest start: at the pod's start (+0s), in the pod's first second\n",
+			`kills app ("Container app failed liveness probe, will be restarted"), grace 30s (the pod's terminationGracePeriodSeconds)` + "\n"}},
+	} {
+		out, errOut, code := runCmd([]string{"explain", "-f", "-"}, tc.pod)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: explain text lacks %q:\n%s", tc.name, w, out)
+			}
+		}
+	}
+}
+
+// A liveness probe with failureThreshold 1 commits at its first failure.
+func TestExplainProbeThresholdOne(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", "-"}, livenessPod(5, 1, 0, 0, 0))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if w := "the first possible kill at +5s, at the first failure (failureThreshold 1) (+6s if each probe hangs until its 1s timeout)"; !strings.Contains(out, w) {
+		t.Errorf("explain text lacks %q:\n%s", w, out)
+	}
+}

@@ -245,6 +245,34 @@ func TestExplainResizeHostNetwork(t *testing.T) {
 	}
 }
 
+// explain --resize with a runtime state whose containers run resizes those
+// running instances, and says so; it falls back to the pod as started from
+// its manifest only when no container runs.
+func TestExplainResizeOnRunningContainers(t *testing.T) {
+	dir := t.TempDir()
+	f, rt := dir+"/pod.yaml", dir+"/runtime.yaml"
+	const running = `sandboxes:
+- {id: s1, ready: true, attempt: 0, ip: 10.244.3.4, createdAt: "2026-12-01T10:00:00Z"}
+containers:
+- {id: c3, name: worker, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:03Z", startedAt: "2026-12-01T10:00:03Z"}
+- {id: c2, name: app, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:03Z", startedAt: "2026-12-01T10:00:03Z"}
+- {id: c1, name: proxy, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z"}
+`
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rt, []byte(running), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--runtime", rt, "--resize", "app:cpu=500m"}, "")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d; stderr: %s", code, errOut)
+	}
+	if want := "--resize app:cpu=500m, on the runtime state: the containers running now:"; !strings.Contains(out, want) {
+		t.Errorf("explain --resize --runtime lacks %q:\n%s", want, out)
+	}
+}
+
 // A --resize value without a container is read for every container; when
 // one of them cannot take it, the error quotes the value as typed (not the
 // per-container form it was read as) and names the container.

@@ -331,3 +331,58 @@ func TestBundleSkipsObjectsWithoutPods(t *testing.T) {
 		}
 	}
 }
+
+// Each command's -h (and --help) prints its usage line and flags on
+// standard output, nothing else, and exits 0: the command does not go on
+// to run (check would then ask for -f; explain would explain the sample).
+func TestCommandHelp(t *testing.T) {
+	for _, c := range commands() {
+		for _, h := range []string{"-h", "--help"} {
+			out, errOut, code := runCmd([]string{c.name, h}, "")
+			if code != exitOK || errOut != "" {
+				t.Errorf("%s %s: exit %d, want 0; stderr: %s", c.name, h, code, errOut)
+			}
+			usage, flags, ok := strings.Cut(out, "\n\n")
+			if !ok || !strings.HasPrefix(usage, "Usage: kubeletlogic "+c.name+" ") || strings.Contains(usage, "\n") {
+				t.Errorf("%s %s: no usage line then a blank line:\n%s", c.name, h, out)
+				continue
+			}
+			for _, l := range strings.Split(strings.TrimSuffix(flags, "\n"), "\n") {
+				if !strings.HasPrefix(l, "  -") && !strings.HasPrefix(l, "    \t") {
+					t.Errorf("%s %s: a line that is not a flag's help: %q", c.name, h, l)
+					break
+				}
+			}
+		}
+	}
+}
+
+// check -o takes text, json and yaml, and nothing else.
+func TestCheckOutputFormats(t *testing.T) {
+	const f = "testdata/broken/crashloop-pending-ready.yaml"
+	out, errOut, code := runCmd([]string{"check", "-f", f, "-o", "yaml"}, "")
+	if code != exitInconsistent || errOut != "" {
+		t.Errorf("check -o yaml: exit %d, want %d; stderr: %s", code, exitInconsistent, errOut)
+	}
+	for _, w := range []string{"kind: List", "  kind: CheckReport", "verdict: inconsistent", "mismatches:"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("check -o yaml lacks %q:\n%s", w, out)
+		}
+	}
+	out, errOut, code = runCmd([]string{"check", "-f", f, "-o", "xml"}, "")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, `-o "xml": want text, json or yaml`) {
+		t.Errorf("check -o xml: exit %d, want %d; stdout: %s; stderr: %s", code, exitUsage, out, errOut)
+	}
+}
+
+// --at 0s, the pod's start itself, is a time explain answers for (only a
+// negative one is refused, TestBadInput).
+func TestExplainAtStart(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", ex + "crashloop.yaml", "--at", "0s"}, "")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("explain --at 0s: exit %d, want 0; stderr: %s", code, errOut)
+	}
+	if !strings.Contains(out, "time: +0s after the pod's start (2026-12-01T10:00:00Z)\n") {
+		t.Errorf("explain --at 0s does not explain the start:\n%s", out)
+	}
+}

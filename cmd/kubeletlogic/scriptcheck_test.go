@@ -190,3 +190,22 @@ func TestExplainTerminalPhaseHeldBack(t *testing.T) {
 		t.Errorf("before the deadline: no held-back note wanted:\n%s", out)
 	}
 }
+
+// A script action at exactly --for happens (the simulation delivers it at
+// its last instant): no warning that it never happens, none in the header,
+// and the timeline shows it.
+func TestScriptActionAtTheEnd(t *testing.T) {
+	script := t.TempDir() + "/script.yaml"
+	if err := os.WriteFile(script, []byte("actions:\n- {at: 1m, delete: true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"simulate", "-f", ex + "init-sidecar-app.yaml", "--script", script, "--for", "1m", "--events"}, "")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, want 0; stderr: %s", code, errOut)
+	}
+	for _, w := range []string{"actions: delete at 1m0s (grace 30s, the pod's)\n", "  60.000s  action web  delete\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("simulate lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -323,6 +323,9 @@ spec:
 		{"Never with a native sidecar", never + "      initContainers:\n      - {name: proxy, image: envoy, restartPolicy: Always}\n", true},
 		{"Never with a restart rule", strings.Replace(never, "image: docker.io/library/bash:5\n", "image: docker.io/library/bash:5\n        restartPolicy: Never\n        restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [42]}}]\n", 1), true},
 		{"OnFailure", strings.Replace(never, "restartPolicy: Never", "restartPolicy: OnFailure", 1), true},
+		// 255, the last exit code there is: a restart on it alone still
+		// makes the back-off apply.
+		{"Never with a restart rule on exit code 255", strings.Replace(never, "image: docker.io/library/bash:5\n", "image: docker.io/library/bash:5\n        restartPolicy: Never\n        restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [255]}}]\n", 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pods, err := readPods([]byte(tc.pod), "pod.yaml")
@@ -340,6 +343,46 @@ spec:
 				t.Errorf("no note that the back-off does not apply:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// A time before the pod's start (a container that finished before the
+// status's startTime) reads as a negative offset, -8s, in RESTARTS; the
+// start itself as +0s.
+func TestExplainTimeBeforeStart(t *testing.T) {
+	b, err := os.ReadFile(ex + "crashloop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ start, want string }{
+		{"10:01:30", "now: exited 1 (Error) at -8s (restart count 4)"},
+		{"10:01:22", "now: exited 1 (Error) at +0s (restart count 4)"},
+	} {
+		pod := strings.Replace(string(b), `startTime: "2026-12-01T10:00:00Z"`, `startTime: "2026-12-01T`+tc.start+`Z"`, 1)
+		out, errOut, code := runCmd([]string{"explain", "-f", "-"}, pod)
+		if code != exitOK {
+			t.Fatalf("exit %d; stderr: %s", code, errOut)
+		}
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("startTime %s: explain lacks %q:\n%s", tc.start, tc.want, out)
+		}
+	}
+}
+
+// With ContainerRestartRules off the kubelet ignores a container's
+// restartPolicyRules, so an exit matching a RestartAllContainers rule does
+// not restart the pod in place, though RestartAllContainersOnContainerExits
+// is on: RESTARTS says the failed pod's container is not restarted.
+func TestExplainRestartAllNeedsContainerRestartRules(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", ex + "restartall-42.yaml", "--runtime", ex + "runtime/restartall-exit42.yaml", "--gate", "ContainerRestartRules=false"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr: %s", code, errOut)
+	}
+	if want := "now: exited 42 (Error) at +2m10s; the pod's phase is Failed: not restarted"; !strings.Contains(out, want) {
+		t.Errorf("explain lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "restarts in place") {
+		t.Errorf("explain restarts the pod in place by a rule the kubelet ignores:\n%s", out)
 	}
 }
 
