@@ -787,25 +787,6 @@ func latest(pod *v1.Pod, st *runtimestate.Pod, start time.Time) time.Time {
 	return last
 }
 
-func statusOf(pod *v1.Pod, name string) *v1.ContainerStatus {
-	for _, l := range [][]v1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
-		for i := range l {
-			if l[i].Name == name {
-				return &l[i]
-			}
-		}
-	}
-	return nil
-}
-
-// prevStatus is the kubelet's previous status: the pod's, when it has one.
-func prevStatus(pod *v1.Pod) *v1.PodStatus {
-	if podstatus.KubeletWrote(&pod.Status) || len(pod.Status.Conditions) > 0 {
-		return &pod.Status
-	}
-	return nil
-}
-
 func hostIPs(pod *v1.Pod) []string {
 	var out []string
 	for _, ip := range pod.Status.HostIPs {
