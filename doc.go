@@ -12,7 +12,11 @@
 //   - a pod: manifest.Pod / manifest.Read read `kubectl get pod -o yaml`
 //     output (YAML or JSON), Lists, and workload manifests (Deployment,
 //     Job, CronJob, … — their pod template); apidefaults.Pod fills in what
-//     the API server would default, so a minimal hand-written pod works;
+//     the API server would default, so a minimal hand-written pod works.
+//     Call it on such a pod: the decision functions read the pod as given
+//     (an unset terminationGracePeriodSeconds, 30 s once stored, gives
+//     termination.Plan the 2 s minimum); sim.Next and sim.Simulate default
+//     it themselves;
 //   - what the runtime reports: runtimestate.FromYAML reads a state written
 //     by hand with only what matters (instances without a hash were created
 //     from the current spec);

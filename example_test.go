@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeletlogic/kubeletlogic/apidefaults"
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/manifest"
@@ -24,6 +25,7 @@ func Example() {
 	handWritten := []byte(`{sandboxes: [{id: s1, ready: true, ip: 10.244.1.6}], containers: [{id: c1, name: app, sandboxID: s1, state: exited, exitCode: 0}]}`)
 	// README sketch begins
 	pod, err := manifest.Pod(kubectlYAML)                       // kubectl get pod -o yaml, or a Deployment/Job/…
+	apidefaults.Pod(pod)                                        // what the API server fills in (grace 30 s …); kubectl output has it
 	st, err := runtimestate.FromYAML(handWritten)               // only what matters; hashes may be left out
 	next := sim.Next(pod, st, sim.NextOptions{})                // the kubelet's whole next sync, as a node in steady state
 	fmt.Print(next)                                             // "SyncPod … pod reached phase Succeeded: terminating"
@@ -64,6 +66,16 @@ func TestREADMESketch(t *testing.T) {
 	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	if squash(sketch) != squash(strings.Join(lines, "\n")) {
 		t.Errorf("README sketch:\n%s\nExample:\n%s", sketch, strings.Join(lines, "\n"))
+	}
+	// The sketch reads a manifest as written (a Deployment, a Job): the
+	// decisions then read the pod the API server stores only once it is
+	// defaulted (an unset terminationGracePeriodSeconds is 30 s there; read
+	// as unset, termination.Plan gives each container the 2 s minimum).
+	def := strings.Index(sketch, "apidefaults.Pod(pod)")
+	for _, call := range []string{"podstatus.Compute(pod", "termination.Plan(pod", "podstatus.Recompute(pod"} {
+		if i := strings.Index(sketch, call); i >= 0 && (def < 0 || def > i) {
+			t.Errorf("README sketch: %s reads the manifest before apidefaults.Pod(pod) defaults it", call)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/kubeletlogic/kubeletlogic/apidefaults"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -108,9 +109,22 @@ type NextResult struct {
 //     resources of what the runtime shows started before);
 //   - the grace period of SyncTerminatingPod: the one UpdatePod stores.
 //
+// The pod is read as the API server stores it, as Simulate reads it: a
+// copy with the API server's defaults filled in (apidefaults.Pod: an
+// unset terminationGracePeriodSeconds is 30 s, an empty restartPolicy
+// Always, probe periods 10 s) and, for a manifest as written, generation 1
+// (apidefaults.Created). A pod read back from the API server (`kubectl get
+// pod -o yaml`) is already so and reads the same. A pod the API server
+// would reject even then (validation.Pod) is not refused: the answer is
+// the kubelet's to a pod it never receives.
+//
 // Next never panics. A nil pod gives an output with Requeue RequeueNever
 // and nothing done. The inputs are not modified.
 func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
+	if pod != nil {
+		pod = apidefaults.PodCopy(pod)
+		apidefaults.Created(pod)
+	}
 	in := SyncInput{Pod: pod, Runtime: st, Now: o.Now, Kubelet: o.Kubelet, Containers: o.Containers, Delays: o.Delays}
 	if in.Now.IsZero() {
 		in.Now = latestTime(pod, st)

@@ -192,9 +192,9 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, podLevel *v1.
 	if len(names) == 0 && podLevel == nil {
 		return nil, fmt.Errorf("resize: no container named")
 	}
-	// ValidatePodResize (validation.go:6497, v1.37.2): a static pod's API
-	// object, its mirror pod, cannot be resized, and there is no other
-	// way to resize a static pod in place.
+	// ValidatePodResize (pkg/apis/core/validation/validation.go:6497,
+	// v1.37.2): a static pod's API object, its mirror pod, cannot be
+	// resized, and there is no other way to resize a static pod in place.
 	if phase.IsStaticPod(pod) {
 		return nil, fmt.Errorf("resize: a static pod cannot be resized (the API server forbids resizing its mirror pod); change its manifest instead, which replaces the pod")
 	}

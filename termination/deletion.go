@@ -135,6 +135,13 @@ func CanBeDeleted(pod *v1.Pod, st *runtimestate.Pod, w *WorkerState) Deletion {
 	if why := apiBlocker(pod); why != "" {
 		return Deletion{Why: why}
 	}
+	// A worker that has not finished says why in its own words (it is
+	// still terminating, say), whatever the runtime runs.
+	if w != nil && !w.Finished {
+		return Deletion{Why: notFinished[w.WorkType()]}
+	}
+	// The input check: a container still running or created contradicts
+	// a finished worker; for an unknown one (nil) it is the plainer reason.
 	if st != nil {
 		for _, c := range st.Containers {
 			if c.State == runtimestate.Running || c.State == runtimestate.Created {
@@ -142,11 +149,8 @@ func CanBeDeleted(pod *v1.Pod, st *runtimestate.Pod, w *WorkerState) Deletion {
 			}
 		}
 	}
-	switch {
-	case w == nil:
+	if w == nil {
 		return Deletion{Why: "the pod worker does not know the pod, so it never finished it"}
-	case !w.Finished:
-		return Deletion{Why: notFinished[w.WorkType()]}
 	}
 	return Deletion{Delete: true, Why: "deletionTimestamp set, terminal phase, pod worker finished"}
 }

@@ -31,6 +31,11 @@ func ExampleCanBeDeleted() {
 	// The deletion reaches the pod worker: it starts terminating.
 	w := termination.UpdatePod(nil, termination.Update{Type: termination.UpdateUpdate, Pod: pod}, now, f).State
 	fmt.Println(termination.CanBeDeleted(pod, running, w))
+	// Had a terminal phase been written already, the worker, still
+	// terminating, would hold the deletion back.
+	pod.Status.Phase = v1.PodFailed
+	fmt.Println(termination.CanBeDeleted(pod, running, w))
+	pod.Status.Phase = v1.PodRunning
 
 	// SyncTerminatingPod stops the containers and writes a terminal phase.
 	w = termination.Complete(w, termination.SyncResult{}, false, now.Add(time.Second), f)
@@ -50,6 +55,7 @@ func ExampleCanBeDeleted() {
 	fmt.Println(termination.CanBeDeleted(pod, nil, &termination.WorkerState{Finished: true}).Delete)
 	// Output:
 	// the kubelet does not delete the pod yet: the API status phase is "Running", not Succeeded or Failed: the kubelet has not written a terminal status yet
+	// the kubelet does not delete the pod yet: the pod worker is in terminating, not finished (SyncTerminatedPod has not succeeded)
 	// the kubelet does not delete the pod yet: the pod worker is in terminated, not finished (SyncTerminatedPod has not succeeded)
 	// the kubelet deletes the pod now: deletionTimestamp set, terminal phase, pod worker finished
 	// the kubelet does not delete the pod yet: container app (c1) is still running: the pod worker cannot have finished
