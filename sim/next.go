@@ -1,12 +1,14 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apidefaults"
+	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
 	"github.com/kubeletlogic/kubeletlogic/podactions"
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
@@ -118,6 +120,10 @@ type NextResult struct {
 // would reject even then (validation.Pod) is not refused: the answer is
 // the kubelet's to a pod it never receives.
 //
+// A runtime instance whose name is no container of the pod is ignored, as
+// the kubelet ignores it, and said first in the output's Messages (a typo
+// in a hand-written runtime state is the usual cause).
+//
 // Next never panics. A nil pod gives an output with Requeue RequeueNever
 // and nothing done. The inputs are not modified.
 func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
@@ -132,6 +138,7 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 	if pod == nil {
 		return NextResult{SyncOutput: Sync(in), Input: in}
 	}
+	strays := strayNames(pod, st)
 	if o.Memory != nil {
 		in.Memory = o.Memory.clone()
 		if in.Memory.Worker != nil {
@@ -149,13 +156,41 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 			in.Memory.Probes = o.Probes
 		}
 		out := Sync(in)
-		out.Messages = append(notes, out.Messages...)
+		out.Messages = append(append(strays, notes...), out.Messages...)
 		return NextResult{SyncOutput: out, Input: in}
 	}
 	if o.Probes != nil {
 		in.Memory.Probes = o.Probes
 	}
-	return NextResult{SyncOutput: Sync(in), Input: in}
+	out := Sync(in)
+	out.Messages = append(strays, out.Messages...)
+	return NextResult{SyncOutput: out, Input: in}
+}
+
+// strayNames says, for each instance of st whose name is no container of
+// pod (init, regular or ephemeral), that the kubelet ignores it: it looks
+// up only the spec's containers (computePodActions), so such an instance is
+// never started, restarted or counted, and a typo in a hand-written runtime
+// state would otherwise go unseen.
+func strayNames(pod *v1.Pod, st *runtimestate.Pod) []string {
+	if st == nil {
+		return nil
+	}
+	known := keycheck.ContainerNames(pod)
+	set := make(map[string]bool, len(known))
+	for _, n := range known {
+		set[n] = true
+	}
+	var out []string
+	said := map[string]bool{}
+	for _, c := range st.Containers {
+		if set[c.Name] || said[c.Name] {
+			continue
+		}
+		said[c.Name] = true
+		out = append(out, fmt.Sprintf("runtime instance %s: %s: the kubelet ignores an instance of no container of the pod", c.ID, keycheck.NotAContainerText(c.Name, pod, known)))
+	}
+	return out
 }
 
 // steadyMemory is what a kubelet running pod in steady state remembers
