@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
@@ -46,6 +47,23 @@ func TestOptionsValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// A pod with activeDeadlineSeconds read at a zero clock is never past it:
+// Validate says so; with the clock given it has nothing to say.
+func TestOptionsValidateZeroNowWithDeadline(t *testing.T) {
+	d := int64(60)
+	pod := &v1.Pod{Spec: v1.PodSpec{ActiveDeadlineSeconds: &d, Containers: []v1.Container{{Name: "app"}}}}
+	if err := (podstatus.Options{}).Validate(pod, nil); err == nil || !strings.Contains(err.Error(), "Now is zero: the pod's activeDeadlineSeconds (60s) is never reached") {
+		t.Errorf("zero Now: %v", err)
+	}
+	if err := (podstatus.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}).Validate(pod, nil); err != nil {
+		t.Errorf("Now given: %v", err)
+	}
+	pod.Spec.ActiveDeadlineSeconds = nil
+	if err := (podstatus.Options{}).Validate(pod, nil); err != nil {
+		t.Errorf("no deadline: %v", err)
 	}
 }
 
