@@ -437,18 +437,7 @@ func resizeWords(r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequ
 	sort.Strings(names)
 	var parts []string
 	for _, name := range names {
-		var vals []string
-		for _, l := range []struct {
-			what string
-			rl   v1.ResourceList
-		}{{"requests", r[name].Requests}, {"limits", r[name].Limits}} {
-			for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-				if q, ok := l.rl[rn]; ok {
-					vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
-				}
-			}
-		}
-		parts = append(parts, name+" "+strings.Join(vals, ","))
+		parts = append(parts, name+" "+requirementWords(r[name]))
 	}
 	if podLevel != nil {
 		parts = append(parts, "pod-level "+requirementWords(*podLevel))

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -170,52 +169,6 @@ func parseResizePod(specs []string, pod *v1.Pod) (*v1.ResourceRequirements, erro
 		}
 	}
 	return r, nil
-}
-
-// resizeWords says what a resize sets, container by container, then at
-// pod level.
-func resizeWords(r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements) string {
-	names := make([]string, 0, len(r))
-	for n := range r {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, n := range names {
-		var vals []string
-		for _, l := range []struct {
-			what string
-			rl   v1.ResourceList
-		}{{"requests", r[n].Requests}, {"limits", r[n].Limits}} {
-			for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-				if q, ok := l.rl[rn]; ok {
-					vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
-				}
-			}
-		}
-		parts = append(parts, n+" "+strings.Join(vals, ","))
-	}
-	if podLevel != nil {
-		parts = append(parts, "pod-level "+requirementWords(*podLevel))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// requirementWords says the cpu and memory requests and limits of r:
-// "requests.cpu=300m,limits.cpu=300m".
-func requirementWords(r v1.ResourceRequirements) string {
-	var vals []string
-	for _, l := range []struct {
-		what string
-		rl   v1.ResourceList
-	}{{"requests", r.Requests}, {"limits", r.Limits}} {
-		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-			if q, ok := l.rl[rn]; ok {
-				vals = append(vals, fmt.Sprintf("%s.%s=%s", l.what, rn, q.String()))
-			}
-		}
-	}
-	return strings.Join(vals, ",")
 }
 
 // writeSimAssumptions prints what the simulation takes as given about

@@ -403,9 +403,8 @@ func actionWords(a sim.Action, pod *v1.Pod) string {
 		return "kill the sandbox " + at
 	case a.AddEphemeral != nil:
 		return fmt.Sprintf("add ephemeral container %s %s", a.AddEphemeral.Name, at)
-	case a.Resize != nil || a.ResizePod != nil:
-		return fmt.Sprintf("resize %s %s", resizeWords(a.Resize, a.ResizePod), at)
 	}
+	// A resize, among others, reads as sim.Action.String says it.
 	return a.String() + " " + at
 }
 
