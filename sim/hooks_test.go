@@ -485,3 +485,18 @@ func TestPostStartFailureNamesThePodUID(t *testing.T) {
 		}
 	}
 }
+
+// The preStop hook that runs is the running instance's: a container whose
+// first run crashed and whose second run is deleted runs the second run's
+// scripted preStop (4 s), not the first's (1 s), which the exited
+// instance still in the runtime carries.
+func TestPreStopOfTheRunningInstance(t *testing.T) {
+	pod := apiPod("again", v1.PodSpec{Containers: []v1.Container{{Name: "app", Image: "a", Lifecycle: &v1.Lifecycle{PreStop: execHook("drain")}}}})
+	del := int64(-1)
+	script := sim.Script{Containers: map[string]sim.Behaviour{"app": {Runs: []sim.Run{{ExitAfter: sec(5), ExitCode: 1, PreStop: sec(1)}, {PreStop: sec(4)}}}}}
+	tl := run(t, sim.Config{Seed: 1, For: sec(90)}, sim.PodInput{Pod: pod, Script: script, Actions: []sim.Action{{At: sec(40), Delete: &del}}})
+	execs := calls(tl, "ExecSync", "app")
+	if len(execs) != 1 || execs[0].Hook != "preStop" || !strings.HasSuffix(execs[0].ID, "-1") || execs[0].Done-execs[0].At != 4*time.Second {
+		t.Fatalf("want one preStop ExecSync of the second instance, 4s\n%s", tl.Calls())
+	}
+}

@@ -441,6 +441,11 @@ func hookDuration(c *v1.Container, r Run) time.Duration {
 func (s *syncer) preStops() map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for _, c := range s.in.Runtime.Containers {
+		// Only a running instance is killed and runs its hook; an exited
+		// one of the same name (an earlier run) must not lend it its own.
+		if c.State != runtimestate.Running {
+			continue
+		}
 		spec := containerByName(s.pod, c.Name)
 		if spec == nil || spec.Lifecycle == nil || spec.Lifecycle.PreStop == nil || spec.Lifecycle.PreStop.Sleep != nil {
 			continue
