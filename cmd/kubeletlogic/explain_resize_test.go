@@ -325,3 +325,97 @@ func TestExplainResizeStepsNumberedAsListed(t *testing.T) {
 		t.Errorf("a cpu-only resize's one step is not numbered 1:\n%s", out)
 	}
 }
+
+// An error in a --resize value is quoted as typed: a value naming its
+// container as it is, without "read for every container"; a value
+// without one, in a pod of one container, as typed and said to be read
+// for every container (not as "web:cpu=abc", which the user never wrote).
+func TestExplainResizeErrorQuotesTheValueAsTypedEveryShape(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "app:cpu=abc"}, "")
+	if want := "kubeletlogic explain: --resize \"app:cpu=abc\": cpu=abc: not a quantity (as 500m, 1, 256Mi)\n"; code != exitBadInput || errOut != want {
+		t.Errorf("--resize app:cpu=abc: exit %d, stderr %q; want exit %d, %q", code, errOut, exitBadInput, want)
+	}
+	const one = `apiVersion: v1
+kind: Pod
+metadata:
+  name: one
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      requests: {cpu: 100m, memory: 64Mi}
+`
+	if err := os.WriteFile(f, []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runCmd([]string{"explain", "-f", f, "--resize", "cpu=abc"}, "")
+	if want := "kubeletlogic explain: --resize \"cpu=abc\" (read for every container and native sidecar): cpu=abc: not a quantity (as 500m, 1, 256Mi)\n"; code != exitBadInput || errOut != want {
+		t.Errorf("--resize cpu=abc on one container: exit %d, stderr %q; want exit %d, %q", code, errOut, exitBadInput, want)
+	}
+}
+
+// A pod with volumes, a configMap and emptyDirs with and without a size
+// limit, is resized like any other (the actuated record keeps the
+// memory-backed emptyDir's limit).
+func TestExplainResizePodWithVolumes(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: one
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      requests: {cpu: 100m, memory: 64Mi}
+      limits: {memory: 128Mi}
+    volumeMounts:
+    - {name: scratch, mountPath: /scratch}
+    - {name: shm, mountPath: /dev/shm}
+    - {name: config, mountPath: /etc/web}
+  volumes:
+  - name: scratch
+    emptyDir: {}
+  - name: shm
+    emptyDir: {medium: Memory, sizeLimit: 64Mi}
+  - name: config
+    configMap: {name: web}
+`
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "memory=256Mi"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "in place: UpdateContainerResources(web) with memory request 256Mi limit 256Mi (was 64Mi, 128Mi), cpu as last actuated; no restart"; !strings.Contains(out, want) {
+		t.Errorf("explain --resize lacks %q:\n%s", want, out)
+	}
+}
+
+// A resize of the requests alone, the limits kept, goes down or up by
+// the request: worker's memory request shrinks, its cpu request grows.
+func TestExplainResizeRequestOnlyDirection(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "worker:requests.memory=256Mi,requests.cpu=500m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"1. memory: the pod cgroup's memory limit stays 1152Mi; containers, decreases before increases: worker (down)\n",
+		"2. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) grows 600m -> 850m: set before the containers; containers, decreases before increases: worker (up)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --resize lacks %q:\n%s", want, out)
+		}
+	}
+}
