@@ -419,3 +419,35 @@ func TestExplainResizeRequestOnlyDirection(t *testing.T) {
 		}
 	}
 }
+
+// The memory-usage check (validateMemoryResizeAction) is named for a
+// memory limit that shrinks or appears, and only then: not for one that
+// grows, nor for a change of the request alone.
+func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
+	const check = "A memory limit that shrinks (or appears) is checked first"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, manifest, resize string
+		want                   bool
+	}{
+		{"request alone", resizeManifest, "worker:requests.memory=256Mi", false},
+		{"limit grows", "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n", "web:limits.memory=256Mi", false},
+		{"limit appears", "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n", "web:limits.memory=256Mi", true},
+		{"limit shrinks", resizeManifest, "worker:memory=256Mi", true},
+	} {
+		f := dir + "/pod.yaml"
+		if err := os.WriteFile(f, []byte(tc.manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", tc.resize}, "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		if !strings.Contains(out, "in place: UpdateContainerResources(") {
+			t.Fatalf("%s: no in-place update:\n%s", tc.name, out)
+		}
+		if got := strings.Contains(out, check); got != tc.want {
+			t.Errorf("%s (--resize %s): says %q: %v, want %v:\n%s", tc.name, tc.resize, check, got, tc.want, out)
+		}
+	}
+}
