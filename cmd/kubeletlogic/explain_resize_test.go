@@ -451,3 +451,53 @@ func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
 		}
 	}
 }
+
+// RESIZE's order (doPodResizeAction) lists a step for each resource the
+// kubelet sets, the containers it updates in place under it, and nothing
+// when nothing changes: a container restarted for the resize gives the pod
+// cgroup's steps without containers, a memory-only resize no cpu step.
+func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
+	const oneWeb = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n"
+	const reread = "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, manifest, resize string
+		want                   []string
+	}{
+		{"restart alone", resizeManifest, "app:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit shrinks 1152Mi -> 896Mi: set after the containers, once the pod's memory usage is checked to be below it",
+			"2. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) stays 600m",
+			"containers restarted for the resize are killed first, the pod cgroup resized, and they start again with the new values in the same sync",
+			reread,
+		}},
+		{"memory alone, in place", oneWeb, "web:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit grows 128Mi -> 256Mi: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"nothing changes", resizeManifest, "worker:requests.cpu=250m", nil},
+	} {
+		f := dir + "/pod.yaml"
+		if err := os.WriteFile(f, []byte(tc.manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", tc.resize}, "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		var got []string
+		in := false
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case l == "    in this order (doPodResizeAction):":
+				in = true
+			case in && strings.HasPrefix(l, "      "):
+				got = append(got, strings.TrimPrefix(l, "      "))
+			default:
+				in = false
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s (--resize %s): order\n%s\nwant\n%s\nin:\n%s", tc.name, tc.resize, strings.Join(got, "\n"), strings.Join(tc.want, "\n"), out)
+		}
+	}
+}
