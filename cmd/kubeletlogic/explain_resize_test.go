@@ -400,7 +400,8 @@ spec:
 }
 
 // A resize of the requests alone, the limits kept, goes down or up by
-// the request: worker's memory request shrinks, its cpu request grows.
+// the request: worker's memory request shrinks, its cpu request grows;
+// then app's cpu request shrinks beside worker's growing.
 func TestExplainResizeRequestOnlyDirection(t *testing.T) {
 	f := t.TempDir() + "/pod.yaml"
 	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
@@ -417,6 +418,14 @@ func TestExplainResizeRequestOnlyDirection(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain --resize lacks %q:\n%s", want, out)
 		}
+	}
+	// A cpu request that shrinks goes down, first.
+	out, errOut, code = runCmd([]string{"explain", "-f", f, "--resize", "app:requests.cpu=100m", "--resize", "worker:requests.cpu=500m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "1. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) grows 600m -> 700m: set before the containers; containers, decreases before increases: app (down), worker (up)\n"; !strings.Contains(out, want) {
+		t.Errorf("explain --resize lacks %q:\n%s", want, out)
 	}
 }
 
