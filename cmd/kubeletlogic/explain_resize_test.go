@@ -464,7 +464,8 @@ func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
 // RESIZE's order (doPodResizeAction) lists a step for each resource the
 // kubelet sets, the containers it updates in place under it, and nothing
 // when nothing changes: a container restarted for the resize gives the pod
-// cgroup's steps without containers, a memory-only resize no cpu step.
+// cgroup's steps without containers, a memory-only resize no cpu step, a
+// pod with a container without a cpu limit no cpu quota.
 func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 	const oneWeb = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n"
 	const reread = "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
@@ -481,6 +482,10 @@ func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 		}},
 		{"memory alone, in place", oneWeb, "web:memory=256Mi", []string{
 			"1. memory: the pod cgroup's memory limit grows 128Mi -> 256Mi: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"cpu request of a container without a cpu limit", oneWeb, "web:requests.cpu=200m", []string{
+			"1. cpu: the pod cgroup has no cpu quota (from the limits) (a container has no limit): left as it is; the pod cgroup's cpu shares (from the requests) grows 100m -> 200m: set before the containers; containers, decreases before increases: web (up)",
 			reread,
 		}},
 		{"nothing changes", resizeManifest, "worker:requests.cpu=250m", nil},
