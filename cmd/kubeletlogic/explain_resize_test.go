@@ -465,7 +465,9 @@ func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
 // kubelet sets, the containers it updates in place under it, and nothing
 // when nothing changes: a container restarted for the resize gives the pod
 // cgroup's steps without containers, a memory-only resize no cpu step, a
-// pod with a container without a cpu limit no cpu quota.
+// pod with a container without a cpu limit no cpu quota; the pod cgroup
+// follows pod-level resources when the pod sets some (not an empty
+// resources: {}).
 func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 	const oneWeb = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n"
 	const reread = "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
@@ -486,6 +488,14 @@ func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 		}},
 		{"cpu request of a container without a cpu limit", oneWeb, "web:requests.cpu=200m", []string{
 			"1. cpu: the pod cgroup has no cpu quota (from the limits) (a container has no limit): left as it is; the pod cgroup's cpu shares (from the requests) grows 100m -> 200m: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"pod-level resources left empty", strings.Replace(oneWeb, "spec:\n", "spec:\n  resources: {}\n", 1), "web:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit grows 128Mi -> 256Mi: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"pod-level requests", strings.Replace(oneWeb, "spec:\n", "spec:\n  resources: {requests: {cpu: 200m, memory: 256Mi}}\n", 1), "web:memory=200Mi", []string{
+			"1. memory: the pod cgroup's memory limit follows the pod-level resources: set before the containers if it grows, after them if it shrinks; containers, decreases before increases: web (up)",
 			reread,
 		}},
 		{"nothing changes", resizeManifest, "worker:requests.cpu=250m", nil},
@@ -509,6 +519,9 @@ func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 			default:
 				in = false
 			}
+		}
+		if tc.want == nil && strings.Contains(out, "in this order") {
+			t.Errorf("%s (--resize %s): an order for a resize that changes nothing:\n%s", tc.name, tc.resize, out)
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s (--resize %s): order\n%s\nwant\n%s\nin:\n%s", tc.name, tc.resize, strings.Join(got, "\n"), strings.Join(tc.want, "\n"), out)
