@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A state an overlay hides whole gets its tag beside its end, as any
+// state: in the delete-prestop-sidecar picture zoomed to 80s-95s, proxy's
+// "ready" (0.368s-90.156s) lies under the terminating overlay, and its
+// "◂ ready" tag goes right of where ready ends, not at the window's left
+// edge on the overlay.
+func TestTimelineTagOfAHiddenStateBesideItsEnd(t *testing.T) {
+	args := append(append([]string{"timeline"}, simArgs(t, "delete-prestop-sidecar")...), "--from", "80s", "--to", "95s")
+	out, errOut, code := runCmd(args, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	root := parseSVG(t, out)
+	end := -1.0
+	var y float64
+	for _, r := range root.find(func(n *xmlNode) bool {
+		return n.XMLName.Local == "rect" && n.hasClass("span") && n.hasClass("ready") && n.attr("data-from") == "0.368s" && n.attr("data-to") == "90.156s"
+	}) {
+		x, _ := strconv.ParseFloat(r.attr("x"), 64)
+		w, _ := strconv.ParseFloat(r.attr("width"), 64)
+		y, _ = strconv.ParseFloat(r.attr("y"), 64)
+		end = x + w
+	}
+	if end < 0 {
+		t.Fatalf("no ready state 0.368s-90.156s drawn:\n%s", out)
+	}
+	found := false
+	for _, g := range root.find(func(n *xmlNode) bool { return n.hasClass("bar-labels") }) {
+		if g.attr("transform") != "translate(0 "+strconv.FormatFloat(y+11, 'f', 1, 64)+")" {
+			continue
+		}
+		for _, tx := range g.find(func(n *xmlNode) bool { return n.hasClass("tag") && n.XMLName.Local == "text" }) {
+			if strings.TrimSpace(tx.Text) != "◂ ready" {
+				continue
+			}
+			found = true
+			if x, _ := strconv.ParseFloat(tx.attr("x"), 64); x < end {
+				t.Errorf("proxy's \"◂ ready\" tag at x %.1f, left of where ready ends (%.1f)", x, end)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no \"◂ ready\" tag on proxy's bar:\n%s", out)
+	}
+}
+
+// The window's ends are checked against the end of the drawing as the
+// error message prints it (restartall-42: 0s to 59.867s): --to there is
+// the whole picture, --from there is outside it.
+func TestTimelineWindowAtTheEnd(t *testing.T) {
+	base := append([]string{"timeline"}, simArgs(t, "restartall-42")...)
+	_, errOut, code := runCmd(append(base, "--from", "2m"), "")
+	if want := "which is drawn from 0s to 59.867s"; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Fatalf("--from 2m: exit %d, stderr %q; want %q (the test's end of the drawing)", code, errOut, want)
+	}
+	out, errOut, code := runCmd(append(base, "--to", "59.867s"), "")
+	if code != exitOK || !strings.HasPrefix(out, "<?xml") {
+		t.Errorf("--to 59.867s, the end of the drawing: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = runCmd(append(base, "--from", "59.867s"), "")
+	if want := "kubeletlogic timeline: --from 59.867s is not inside the simulation, which is drawn from 0s to 59.867s\n"; code != exitUsage || errOut != want {
+		t.Errorf("--from 59.867s: exit %d, stderr %q; want exit %d, %q", code, errOut, exitUsage, want)
+	}
+}
