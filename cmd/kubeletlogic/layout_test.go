@@ -69,3 +69,28 @@ func TestTimelineWindowAtTheEnd(t *testing.T) {
 		t.Errorf("--from 59.867s: exit %d, stderr %q; want exit %d, %q", code, errOut, exitUsage, want)
 	}
 }
+
+// A window that ends just after a state changes leaves short states at
+// the end of a bar: restartall-42 to 24.360s ends with trainer's failed
+// (24.346s-24.351s) and waiting, each drawn at least minSpanW wide.
+func TestTimelineWindowEndingInShortStates(t *testing.T) {
+	out, errOut, code := runCmd(append(append([]string{"timeline"}, simArgs(t, "restartall-42")...), "--to", "24.36s"), "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	root := parseSVG(t, out)
+	for _, from := range []string{"24.346s", "24.351s"} {
+		n := 0
+		for _, r := range root.find(func(n *xmlNode) bool {
+			return n.XMLName.Local == "rect" && n.hasClass("span") && n.attr("data-from") == from
+		}) {
+			n++
+			if w, _ := strconv.ParseFloat(r.attr("width"), 64); w < minSpanW {
+				t.Errorf("state %s from %s drawn %.2f px wide, want at least %v", r.attr("class"), from, w, minSpanW)
+			}
+		}
+		if n == 0 {
+			t.Errorf("no state from %s drawn", from)
+		}
+	}
+}
