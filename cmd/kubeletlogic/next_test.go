@@ -53,3 +53,21 @@ spec:
 		}
 	}
 }
+
+// NEXT for a pod whose status the sync leaves as it is (the status
+// manager stores nothing new): restartall-restarting.json, marked
+// AllContainersRestarting, removes its containers.
+func TestExplainNextWithTheStatusUnchanged(t *testing.T) {
+	out, errOut, code := runCmd([]string{"explain", "-f", "testdata/given/restartall-restarting.json"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	const want = `NEXT: what the kubelet does on its next sync (SyncPod)
+  remove fetch (ml.train-fetch-0): restart all containers
+  remove trainer (ml.train-trainer-0): restart all containers (it triggered the restart)
+  runtime calls: RemoveContainer fetch, RemoveContainer trainer
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("explain lacks\n%s\nin:\n%s", want, out)
+	}
+}
