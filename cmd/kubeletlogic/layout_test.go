@@ -1,9 +1,12 @@
 package main
 
 import (
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A state an overlay hides whole gets its tag beside its end, as any
@@ -92,5 +95,46 @@ func TestTimelineWindowEndingInShortStates(t *testing.T) {
 		if n == 0 {
 			t.Errorf("no state from %s drawn", from)
 		}
+	}
+}
+
+// A note's zoom hint is the window that shows its stretch: --from its
+// start in whole seconds down, --to its end in whole seconds up (an end
+// on a whole second is kept: two-pods' web 0.000s–30.000s reads --to 30s).
+func TestTimelineZoomHintRoundsOutwards(t *testing.T) {
+	re := regexp.MustCompile(`(\d+\.\d{3})s–(\d+\.\d{3})s: \d+ states: [^;]*?\(to see them: --from (\S+) --to (\S+)\)`)
+	hints := 0
+	for _, args := range [][]string{
+		{"-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml"},
+		simArgs(t, "crashloop"),
+		append(simArgs(t, "crashloop"), "--for", "30m"),
+	} {
+		out, errOut, code := runCmd(append([]string{"timeline"}, args...), "")
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		p := readPic(t, out)
+		for ref, n := range p.notes {
+			for _, m := range re.FindAllStringSubmatch(n, -1) {
+				hints++
+				from, _ := strconv.ParseFloat(m[1], 64)
+				to, _ := strconv.ParseFloat(m[2], 64)
+				hf, err1 := time.ParseDuration(m[3])
+				ht, err2 := time.ParseDuration(m[4])
+				if err1 != nil || err2 != nil {
+					t.Errorf("%v: note %s: hint --from %s --to %s does not parse", args, ref, m[3], m[4])
+					continue
+				}
+				if want := math.Floor(from); hf.Seconds() != want {
+					t.Errorf("%v: note %s: stretch from %.3fs, hint --from %s, want %gs:%s", args, ref, from, m[3], want, n)
+				}
+				if want := math.Ceil(to); ht.Seconds() != want {
+					t.Errorf("%v: note %s: stretch to %.3fs, hint --to %s, want %gs:%s", args, ref, to, m[4], want, n)
+				}
+			}
+		}
+	}
+	if hints == 0 {
+		t.Error("no zoom hint in the pictures: the test checks nothing")
 	}
 }
