@@ -138,3 +138,31 @@ func TestTimelineZoomHintRoundsOutwards(t *testing.T) {
 		t.Error("no zoom hint in the pictures: the test checks nothing")
 	}
 }
+
+// Every state is drawn at least minSpanW wide, a cluster of states too:
+// sidecar-job's kubectl STATUS row starts with Pending, Init:0/1 and
+// PodInitializing within 0.447s of a 10m picture, drawn as one cluster.
+func TestTimelineStatesAtLeastMinSpanWide(t *testing.T) {
+	cases := [][]string{{"-f", ex + "sidecar-job.yaml"}}
+	for _, c := range pictureCases(t) {
+		cases = append(cases, append(append([]string{}, c.args...), c.zoom...))
+	}
+	clusters := 0
+	for _, args := range cases {
+		out, errOut, code := runCmd(append([]string{"timeline"}, args...), "")
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		for _, r := range parseSVG(t, out).find(func(n *xmlNode) bool { return n.XMLName.Local == "rect" && n.hasClass("span") }) {
+			if r.hasClass("cluster") {
+				clusters++
+			}
+			if w, _ := strconv.ParseFloat(r.attr("width"), 64); w < minSpanW-0.005 {
+				t.Errorf("%v: %s %s-%s drawn %.2f px wide, under %v", args, r.attr("class"), r.attr("data-from"), r.attr("data-to"), w, minSpanW)
+			}
+		}
+	}
+	if clusters == 0 {
+		t.Error("no cluster drawn: the test checks less than it says")
+	}
+}
