@@ -166,3 +166,24 @@ func TestTimelineStatesAtLeastMinSpanWide(t *testing.T) {
 		t.Error("no cluster drawn: the test checks less than it says")
 	}
 }
+
+// widestVisible returns the widest part a state shows between what covers
+// it, wherever that part lies: the first of two here, the last there; of
+// two equally wide, the first (a label keeps to the state's start).
+func TestWidestVisible(t *testing.T) {
+	for _, tc := range []struct {
+		covers []barSpan
+		want   [2]float64
+	}{
+		{nil, [2]float64{0, 100}},
+		{[]barSpan{{x0: 60, x1: 70}}, [2]float64{0, 60}},
+		{[]barSpan{{x0: 30, x1: 40}}, [2]float64{40, 100}},
+		{[]barSpan{{x0: 10, x1: 20}, {x0: 50, x1: 95}}, [2]float64{20, 50}},
+		{[]barSpan{{x0: 45, x1: 55}}, [2]float64{0, 45}},
+		{[]barSpan{{x0: -5, x1: 105}}, [2]float64{0, 0}},
+	} {
+		if got := widestVisible(0, 100, tc.covers); got != tc.want {
+			t.Errorf("widestVisible(0, 100, %v) = %v, want %v", tc.covers, got, tc.want)
+		}
+	}
+}
