@@ -187,3 +187,28 @@ func TestWidestVisible(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenTimelineZoom compares zoomed pictures, and pictures with
+// clusters and notes, with testdata/golden, as TestGoldenSimulate does
+// the whole pictures of the examples: where each label, tag, cluster and
+// note goes in a window is part of what the picture says.
+func TestGoldenTimelineZoom(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"timeline-crashloop-zoom.svg", append(simArgs(t, "crashloop"), "--from", "1m", "--to", "4m")},
+		{"timeline-delete-prestop-sidecar-zoom.svg", append(simArgs(t, "delete-prestop-sidecar"), "--from", "80s", "--to", "95s")},
+		{"timeline-restartall-42-zoom.svg", append(simArgs(t, "restartall-42"), "--from", "24s", "--to", "25s")},
+		{"timeline-sidecar-job-no-script.svg", []string{"-f", ex + "sidecar-job.yaml"}},
+		{"timeline-two-pods-10m.svg", []string{"-f", "testdata/sim/two-pods.yaml", "--script", "testdata/sim/two-pods-script.yaml"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := runCmd(append([]string{"timeline"}, c.args...), "")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d; stderr: %s", code, errOut)
+			}
+			golden(t, c.name, out)
+		})
+	}
+}
