@@ -212,3 +212,34 @@ func TestGoldenTimelineZoom(t *testing.T) {
 		})
 	}
 }
+
+// The window is [--from, --to], both ends in: delete-prestop-sidecar's
+// SIGTERM to app at 85.000s is drawn in the window 76s-85s.
+func TestTimelineWindowHoldsItsEnd(t *testing.T) {
+	out, errOut, code := runCmd(append(append([]string{"timeline"}, simArgs(t, "delete-prestop-sidecar")...), "--from", "76s", "--to", "85s"), "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if len(parseSVG(t, out).find(func(n *xmlNode) bool { return n.hasClass("mark") && n.hasClass("sigterm") && n.attr("data-at") == "85.000s" })) == 0 {
+		t.Errorf("no SIGTERM mark at 85.000s, the window's end:\n%s", out)
+	}
+}
+
+// Every tag is on the picture, clear of its right edge: in crashloop's
+// 600s-1000s app's "Running" goes left of its state ("Running ▸"), where
+// right of it ("◂ Running") would run off the picture.
+func TestTimelineTagsOnThePicture(t *testing.T) {
+	for _, zoom := range [][]string{{"--from", "600s", "--to", "1000s"}, {"--from", "1m", "--to", "4m"}, nil} {
+		out, errOut, code := runCmd(append(append([]string{"timeline"}, simArgs(t, "crashloop")...), zoom...), "")
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", zoom, code, errOut)
+		}
+		for _, r := range parseSVG(t, out).find(func(n *xmlNode) bool { return n.XMLName.Local == "rect" && n.hasClass("tag") }) {
+			x, _ := strconv.ParseFloat(r.attr("x"), 64)
+			w, _ := strconv.ParseFloat(r.attr("width"), 64)
+			if x < plotX0-0.05 || x+w > svgWidth-8+0.05 {
+				t.Errorf("%v: a tag from x %.1f to %.1f, off the plot (%v to %v)", zoom, x, x+w, plotX0, svgWidth-8)
+			}
+		}
+	}
+}
