@@ -260,3 +260,27 @@ func TestTimelineTagsOnThePicture(t *testing.T) {
 		}
 	}
 }
+
+// A label cut short keeps at least two thirds of it: in crashloop's 30s-8m
+// kubectl STATUS "CrashLoopBackOff" at 439.972s-480.000s has room for 10
+// of its 16 characters, under two thirds (11): it gets a note, not
+// "CrashLoopB…".
+func TestTimelineCutLabelKeepsTwoThirds(t *testing.T) {
+	out, errOut, code := runCmd(append(append([]string{"timeline"}, simArgs(t, "crashloop")...), "--from", "30s", "--to", "8m"), "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := readPic(t, out)
+	for _, tb := range texts(p.root) {
+		if s, ok := strings.CutSuffix(tb.n.Text, "…"); ok && strings.HasPrefix("CrashLoopBackOff", s) && 3*len(s) < 2*len("CrashLoopBackOff") {
+			t.Errorf("CrashLoopBackOff cut to %q, under two thirds of it", tb.n.Text)
+		}
+	}
+	found := false
+	for _, n := range p.notes {
+		found = found || strings.Contains(n, "kubectl STATUS 439.972s–480.000s: CrashLoopBackOff")
+	}
+	if !found {
+		t.Errorf("no note for kubectl STATUS CrashLoopBackOff at 439.972s-480.000s: %v", p.notes)
+	}
+}
