@@ -71,3 +71,41 @@ func TestExplainNextWithTheStatusUnchanged(t *testing.T) {
 		t.Errorf("explain lacks\n%s\nin:\n%s", want, out)
 	}
 }
+
+// RESTARTS says that the sync starts again an init container its policy
+// does not restart (it succeeded, in a sandbox since gone), and "in the new
+// sandbox" only when NEXT creates one: with the sandbox dead, NEXT
+// re-creates it; with attempt 1 already ready, NEXT only starts migrate.
+func TestExplainStartsAgainInTheNewSandboxOnlyWhenCreated(t *testing.T) {
+	const exited = `- {id: c3, name: app, sandboxID: s1, state: exited, exitCode: 137, createdAt: "2026-12-01T10:00:09Z", startedAt: "2026-12-01T10:00:09Z", finishedAt: "2026-12-01T10:05:00Z"}
+- {id: c2, name: proxy, sandboxID: s1, state: exited, exitCode: 137, createdAt: "2026-12-01T10:00:07Z", startedAt: "2026-12-01T10:00:07Z", finishedAt: "2026-12-01T10:05:00Z"}
+- {id: c1, name: migrate, sandboxID: s1, state: exited, exitCode: 0, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z", finishedAt: "2026-12-01T10:00:06Z"}
+`
+	const s1 = `- {id: s1, ready: false, attempt: 0, ip: 10.244.3.4, createdAt: "2026-12-01T10:00:00Z"}
+`
+	const s2 = `- {id: s2, ready: true, attempt: 1, ip: 10.244.3.5, createdAt: "2026-12-01T10:06:00Z"}
+`
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, sandboxes, next, now string
+	}{
+		{"sandbox dead", s1, "  kill the pod and create sandbox attempt 1: pod sandbox is not ready\n",
+			"now: exited 0 at +6s; by its policy not restarted, but this sync starts it again, in the new sandbox (see NEXT)\n"},
+		{"sandbox re-created", s2 + s1, "  runtime calls: CreateContainer migrate, StartContainer migrate\n",
+			"now: exited 0 at +6s; by its policy not restarted, but this sync starts it again (see NEXT)\n"},
+	} {
+		rt := dir + "/runtime.yaml"
+		if err := os.WriteFile(rt, []byte("sandboxes:\n"+tc.sandboxes+"containers:\n"+exited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"explain", "-f", ex + "init-sidecar-app.yaml", "--runtime", rt}, "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		for _, want := range []string{tc.next, tc.now} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: explain lacks %q:\n%s", tc.name, want, out)
+			}
+		}
+	}
+}
