@@ -237,7 +237,9 @@ func TestTimelineWindowHoldsItsEnd(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if len(parseSVG(t, out).find(func(n *xmlNode) bool { return n.hasClass("mark") && n.hasClass("sigterm") && n.attr("data-at") == "85.000s" })) == 0 {
+	if len(parseSVG(t, out).find(func(n *xmlNode) bool {
+		return n.hasClass("mark") && n.hasClass("sigterm") && n.attr("data-at") == "85.000s"
+	})) == 0 {
 		t.Errorf("no SIGTERM mark at 85.000s, the window's end:\n%s", out)
 	}
 }
