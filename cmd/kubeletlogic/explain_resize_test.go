@@ -325,3 +325,206 @@ func TestExplainResizeStepsNumberedAsListed(t *testing.T) {
 		t.Errorf("a cpu-only resize's one step is not numbered 1:\n%s", out)
 	}
 }
+
+// An error in a --resize value is quoted as typed: a value naming its
+// container as it is, without "read for every container"; a value
+// without one, in a pod of one container, as typed and said to be read
+// for every container (not as "web:cpu=abc", which the user never wrote).
+func TestExplainResizeErrorQuotesTheValueAsTypedEveryShape(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "app:cpu=abc"}, "")
+	if want := "kubeletlogic explain: --resize \"app:cpu=abc\": cpu=abc: not a quantity (as 500m, 1, 256Mi)\n"; code != exitBadInput || errOut != want {
+		t.Errorf("--resize app:cpu=abc: exit %d, stderr %q; want exit %d, %q", code, errOut, exitBadInput, want)
+	}
+	const one = `apiVersion: v1
+kind: Pod
+metadata:
+  name: one
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      requests: {cpu: 100m, memory: 64Mi}
+`
+	if err := os.WriteFile(f, []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runCmd([]string{"explain", "-f", f, "--resize", "cpu=abc"}, "")
+	if want := "kubeletlogic explain: --resize \"cpu=abc\" (read for every container and native sidecar): cpu=abc: not a quantity (as 500m, 1, 256Mi)\n"; code != exitBadInput || errOut != want {
+		t.Errorf("--resize cpu=abc on one container: exit %d, stderr %q; want exit %d, %q", code, errOut, exitBadInput, want)
+	}
+}
+
+// A pod with volumes, a configMap and emptyDirs with and without a size
+// limit, is resized like any other (the actuated record keeps the
+// memory-backed emptyDir's limit).
+func TestExplainResizePodWithVolumes(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: one
+spec:
+  containers:
+  - name: web
+    image: nginx
+    resources:
+      requests: {cpu: 100m, memory: 64Mi}
+      limits: {memory: 128Mi}
+    volumeMounts:
+    - {name: scratch, mountPath: /scratch}
+    - {name: shm, mountPath: /dev/shm}
+    - {name: config, mountPath: /etc/web}
+  volumes:
+  - name: scratch
+    emptyDir: {}
+  - name: shm
+    emptyDir: {medium: Memory, sizeLimit: 64Mi}
+  - name: config
+    configMap: {name: web}
+`
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "memory=256Mi"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "in place: UpdateContainerResources(web) with memory request 256Mi limit 256Mi (was 64Mi, 128Mi), cpu as last actuated; no restart"; !strings.Contains(out, want) {
+		t.Errorf("explain --resize lacks %q:\n%s", want, out)
+	}
+}
+
+// A resize of the requests alone, the limits kept, goes down or up by
+// the request: worker's memory request shrinks, its cpu request grows;
+// then app's cpu request shrinks beside worker's growing.
+func TestExplainResizeRequestOnlyDirection(t *testing.T) {
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(resizeManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", "worker:requests.memory=256Mi,requests.cpu=500m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"1. memory: the pod cgroup's memory limit stays 1152Mi; containers, decreases before increases: worker (down)\n",
+		"2. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) grows 600m -> 850m: set before the containers; containers, decreases before increases: worker (up)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --resize lacks %q:\n%s", want, out)
+		}
+	}
+	// A cpu request that shrinks goes down, first.
+	out, errOut, code = runCmd([]string{"explain", "-f", f, "--resize", "app:requests.cpu=100m", "--resize", "worker:requests.cpu=500m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := "1. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) grows 600m -> 700m: set before the containers; containers, decreases before increases: app (down), worker (up)\n"; !strings.Contains(out, want) {
+		t.Errorf("explain --resize lacks %q:\n%s", want, out)
+	}
+}
+
+// The memory-usage check (validateMemoryResizeAction) is named for a
+// memory limit that shrinks or appears, and only then: not for one that
+// grows, nor for a change of the request alone.
+func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
+	const check = "A memory limit that shrinks (or appears) is checked first"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, manifest, resize string
+		want                   bool
+	}{
+		{"request alone", resizeManifest, "worker:requests.memory=256Mi", false},
+		{"limit grows", "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n", "web:limits.memory=256Mi", false},
+		{"limit appears", "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n", "web:limits.memory=256Mi", true},
+		{"limit shrinks", resizeManifest, "worker:memory=256Mi", true},
+	} {
+		f := dir + "/pod.yaml"
+		if err := os.WriteFile(f, []byte(tc.manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", tc.resize}, "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		if !strings.Contains(out, "in place: UpdateContainerResources(") {
+			t.Fatalf("%s: no in-place update:\n%s", tc.name, out)
+		}
+		if got := strings.Contains(out, check); got != tc.want {
+			t.Errorf("%s (--resize %s): says %q: %v, want %v:\n%s", tc.name, tc.resize, check, got, tc.want, out)
+		}
+	}
+}
+
+// RESIZE's order (doPodResizeAction) lists a step for each resource the
+// kubelet sets, the containers it updates in place under it, and nothing
+// when nothing changes: a container restarted for the resize gives the pod
+// cgroup's steps without containers, a memory-only resize no cpu step, a
+// pod with a container without a cpu limit no cpu quota; the pod cgroup
+// follows pod-level resources when the pod sets some (not an empty
+// resources: {}).
+func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
+	const oneWeb = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n"
+	const reread = "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, manifest, resize string
+		want                   []string
+	}{
+		{"restart alone", resizeManifest, "app:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit shrinks 1152Mi -> 896Mi: set after the containers, once the pod's memory usage is checked to be below it",
+			"2. cpu: the pod cgroup's cpu quota (from the limits) stays 2200m; the pod cgroup's cpu shares (from the requests) stays 600m",
+			"containers restarted for the resize are killed first, the pod cgroup resized, and they start again with the new values in the same sync",
+			reread,
+		}},
+		{"memory alone, in place", oneWeb, "web:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit grows 128Mi -> 256Mi: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"cpu request of a container without a cpu limit", oneWeb, "web:requests.cpu=200m", []string{
+			"1. cpu: the pod cgroup has no cpu quota (from the limits) (a container has no limit): left as it is; the pod cgroup's cpu shares (from the requests) grows 100m -> 200m: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"pod-level resources left empty", strings.Replace(oneWeb, "spec:\n", "spec:\n  resources: {}\n", 1), "web:memory=256Mi", []string{
+			"1. memory: the pod cgroup's memory limit grows 128Mi -> 256Mi: set before the containers; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"pod-level requests", strings.Replace(oneWeb, "spec:\n", "spec:\n  resources: {requests: {cpu: 200m, memory: 256Mi}}\n", 1), "web:memory=200Mi", []string{
+			"1. memory: the pod cgroup's memory limit follows the pod-level resources: set before the containers if it grows, after them if it shrinks; containers, decreases before increases: web (up)",
+			reread,
+		}},
+		{"nothing changes", resizeManifest, "worker:requests.cpu=250m", nil},
+	} {
+		f := dir + "/pod.yaml"
+		if err := os.WriteFile(f, []byte(tc.manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runCmd([]string{"explain", "-f", f, "--resize", tc.resize}, "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		var got []string
+		in := false
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case l == "    in this order (doPodResizeAction):":
+				in = true
+			case in && strings.HasPrefix(l, "      "):
+				got = append(got, strings.TrimPrefix(l, "      "))
+			default:
+				in = false
+			}
+		}
+		if tc.want == nil && strings.Contains(out, "in this order") {
+			t.Errorf("%s (--resize %s): an order for a resize that changes nothing:\n%s", tc.name, tc.resize, out)
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s (--resize %s): order\n%s\nwant\n%s\nin:\n%s", tc.name, tc.resize, strings.Join(got, "\n"), strings.Join(tc.want, "\n"), out)
+		}
+	}
+}
