@@ -175,28 +175,36 @@ func manifestError(data []byte, file string, err error) error {
 }
 
 // document is one YAML document of a file: its text and its first line in
-// the file.
+// the file. kept says the YAML reader handed the document to the parser
+// with the "---" line above start as its first line, so that the parser's
+// line numbers count from that line.
 type document struct {
 	text  string
 	start int
+	kept  bool
 }
 
-// docOf returns document n of data as apimachinery's YAML reader splits it
-// (at lines starting with "---"; an empty document is not counted).
+// docOf returns document n of data as apimachinery's YAML reader splits it:
+// at lines starting with "---", where a "---" met before any other line of
+// a document is kept as its first line (so a third "---" in a row ends a
+// document of its own, which package manifest counts, empty as it is).
 func docOf(data []byte, n int) document {
 	lines := strings.Split(string(data), "\n")
 	var cur []string
+	kept := false
 	start, idx := 1, 0
 	for i, l := range lines {
 		if strings.HasPrefix(l, "---") {
-			if len(cur) > 0 {
-				if idx == n {
-					return document{text: strings.Join(cur, "\n"), start: start}
-				}
-				idx++
-				cur = nil
+			if len(cur) == 0 && !kept {
+				kept = true
+				start = i + 2
+				continue
 			}
-			start = i + 2
+			if idx == n {
+				return document{text: strings.Join(cur, "\n"), start: start, kept: kept}
+			}
+			idx++
+			cur, kept = nil, false
 			continue
 		}
 		if len(cur) == 0 {
@@ -205,7 +213,7 @@ func docOf(data []byte, n int) document {
 		cur = append(cur, l)
 	}
 	if idx == n {
-		return document{text: strings.Join(cur, "\n"), start: start}
+		return document{text: strings.Join(cur, "\n"), start: start, kept: kept}
 	}
 	return document{start: 1}
 }
@@ -215,6 +223,9 @@ func docOf(data []byte, n int) document {
 func (d document) explain(msg string) (int, string) {
 	if m := reYAMLLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if d.kept {
+			n--
+		}
 		return d.start + n - 1, "not valid YAML: " + m[2]
 	}
 	if m := reUnknown.FindStringSubmatch(msg); m != nil {

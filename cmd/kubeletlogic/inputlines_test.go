@@ -77,6 +77,19 @@ func TestManifestErrorLines(t *testing.T) {
 		{"unknown field after a leading ---",
 			"---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containerz: []\n",
 			"<stdin>:6: Pod: unknown field \"containerz\" (the Kubernetes API has no such field here; check its spelling and indentation)"},
+		// The YAML reader keeps a "---" it meets before any other line of
+		// a document: the parser's line 1 is then that "---".
+		{"YAML syntax after a leading ---",
+			"---\nkind: Pod\nmetadata:\n  name: a\n   x: 1\n",
+			"<stdin>:5: not valid YAML: mapping values are not allowed in this context"},
+		{"YAML syntax after a doubled ---",
+			pod + "---\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: b\n   x: 1\n",
+			"<stdin>:12: not valid YAML: mapping values are not allowed in this context"},
+		// A third "---" ends the document the second began: the reader
+		// counts it, empty as it is.
+		{"unknown field after a tripled ---",
+			pod + "---\n---\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  containerz: []\n",
+			"<stdin>:13: Pod: unknown field \"containerz\" (the Kubernetes API has no such field here; check its spelling and indentation)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"explain", "-f", "-"}
