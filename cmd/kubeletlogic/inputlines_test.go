@@ -77,6 +77,13 @@ func TestManifestErrorLines(t *testing.T) {
 		{"unknown field after a leading ---",
 			"---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containerz: []\n",
 			"<stdin>:6: Pod: unknown field \"containerz\" (the Kubernetes API has no such field here; check its spelling and indentation)"},
+		// A bad quantity is found past a good emptyDir sizeLimit.
+		{"bad quantity after a good sizeLimit",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c, image: i}]\n  volumes:\n  - name: scratch\n    emptyDir: {sizeLimit: 1Gi}\n  - name: data\n    ephemeral:\n      volumeClaimTemplate:\n        spec:\n          accessModes: [ReadWriteOnce]\n          resources:\n            requests: {storage: lots}\n",
+			"<stdin>:15: Pod: spec.volumes[1].ephemeral.volumeClaimTemplate.spec.resources.requests.storage: \"lots\" is not a quantity (like 500m, 1, 128Mi)"},
+		{"bad sizeLimit",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c, image: i}]\n  volumes:\n  - name: scratch\n    emptyDir: {sizeLimit: lots}\n",
+			"<stdin>:8: Pod: spec.volumes[0].emptyDir.sizeLimit: \"lots\" is not a quantity (like 500m, 1, 128Mi)"},
 		// The YAML reader keeps a "---" it meets before any other line of
 		// a document: the parser's line 1 is then that "---".
 		{"YAML syntax after a leading ---",
