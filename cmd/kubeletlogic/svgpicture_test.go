@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// livenessFailure writes a pod whose liveness probe fails from the start
+// (period 5 s, threshold 2: the kubelet restarts app at 10 s) and its
+// script, and returns the timeline's arguments for them.
+func livenessFailure(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	pod, script := filepath.Join(dir, "live.yaml"), filepath.Join(dir, "script.yaml")
+	files := map[string]string{
+		pod:    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: live\nspec:\n  containers:\n  - name: app\n    image: nginx\n    livenessProbe:\n      exec: {command: [\"true\"]}\n      periodSeconds: 5\n      failureThreshold: 2\n",
+		script: "containers:\n  app:\n    runs:\n    - liveness: [{at: 0s, result: Failure}]\n    - {}\n",
+	}
+	for f, s := range files {
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return []string{"timeline", "-f", pod, "--script", script, "--for", "40s"}
+}
+
+var (
+	reProbeMark = regexp.MustCompile(`<g class="mark probe" data-container="app" data-at="10.000s"><title>[^<]*</title><path d="M([0-9.]+) ([0-9.]+) l4 -6 h-8 z" fill="#ffffff" stroke="#be185d" stroke-width="1.5"/></g>`)
+	reLaneBarY  = regexp.MustCompile(`<rect class="span [a-z]+" data-from="[^"]*" data-to="[^"]*" x="[0-9.]+" y="([0-9.]+)"`)
+)
+
+// probeMark returns the x and y of the probe mark of livenessFailure's
+// picture and the y of app's bar.
+func probeMark(t *testing.T, out string) (x, y, barY float64) {
+	t.Helper()
+	m := reProbeMark.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no probe mark at 10s on app:\n%s", out)
+	}
+	x, _ = strconv.ParseFloat(m[1], 64)
+	y, _ = strconv.ParseFloat(m[2], 64)
+	b := reLaneBarY.FindStringSubmatch(out)
+	if b == nil {
+		t.Fatalf("no state drawn on app's bar:\n%s", out)
+	}
+	barY, _ = strconv.ParseFloat(b[1], 64)
+	return x, y, barY
+}
+
+// A liveness failure is drawn as the legend says: a ▽ whose tip sits on the
+// container's bar, at the failure's time, labelled "liveness failed".
+func TestTimelineProbeMark(t *testing.T) {
+	out, errOut, code := runCmd(livenessFailure(t), "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	pic := readPic(t, out)
+	x, y, barY := probeMark(t, out)
+	if want := pic.xOf(10 * time.Second); fmt.Sprintf("%.1f", x) != fmt.Sprintf("%.1f", want) {
+		t.Errorf("probe mark at x %.1f, want %.1f (10s)", x, want)
+	}
+	if y != barY-1 {
+		t.Errorf("probe mark's tip at y %.1f, want %.1f (1 above the bar at %.1f)", y, barY-1, barY)
+	}
+	if !strings.Contains(out, fmt.Sprintf(`<text x="%.1f" `, x+3)) || !strings.Contains(out, `font-weight="bold">liveness failed</text>`) {
+		t.Errorf("no label \"liveness failed\" right of the mark (x %.1f):\n%s", x+3, out)
+	}
+}
+
+// A mark's label that would run past the picture's right edge is put left
+// of its mark: it ends 3 px before the mark, on a white box as wide as
+// the text and 1 px either side.
+func TestTimelineLabelLeftAtTheRightEdge(t *testing.T) {
+	args := append(livenessFailure(t), "--from", "0s", "--to", "10050ms")
+	out, errOut, code := runCmd(args, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	x, _, _ := probeMark(t, out)
+	const label = "liveness failed"
+	tw := textWidth(label, 11)
+	if x+3+tw <= svgWidth-8 {
+		t.Fatalf("the mark at x %.1f leaves room on its right: the case tests nothing", x)
+	}
+	want := fmt.Sprintf(`<rect x="%.1f" y="[0-9.]+" width="%.1f" height="12.0" fill="#ffffff"/>`+"\n"+
+		`<text x="%.1f" y="[0-9.]+" font-size="11" fill="#be185d" font-weight="bold" text-anchor="end">%s</text>`,
+		x-3-tw-1, tw+2, x-3, label)
+	if !regexp.MustCompile(want).MatchString(out) {
+		t.Errorf("no label ending 3 px left of the mark at %.1f on its box; want\n%s\nin\n%s", x, want, out)
+	}
+}
+
+// Past 12 hours the axis ticks every 2 hours.
+func TestTimelineTicksPastTwelveHours(t *testing.T) {
+	args := livenessFailure(t)
+	args = append(args[:5], "--for", "13h")
+	out, errOut, code := runCmd(args, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var ticks []string
+	for _, m := range regexp.MustCompile(`<text x="[0-9.]+" y="[0-9.]+" font-size="11.5" fill="#374151" text-anchor="middle">([^<]*)</text>`).FindAllStringSubmatch(out, -1) {
+		ticks = append(ticks, m[1])
+	}
+	if got, want := strings.Join(ticks, " "), "0s 2h 4h 6h 8h 10h 12h"; got != want {
+		t.Errorf("ticks %q, want %q", got, want)
+	}
+}
