@@ -441,9 +441,11 @@ func readRuntime(data []byte, file string, pod *v1.Pod) (*runtimestate.Pod, erro
 }
 
 // lineOfListItem returns the file line of item i of the top-level list key.
+// Its items are the dashes as indented as the first: a list inside an item
+// (a pod's containers in a List) holds no item of it.
 func (d document) lineOfListItem(key string, i int) int {
 	lines := strings.Split(d.text, "\n")
-	in, n := false, -1
+	in, n, indent := false, -1, -1
 	for j, l := range lines {
 		if strings.HasPrefix(l, key+":") {
 			in = true
@@ -455,7 +457,14 @@ func (d document) lineOfListItem(key string, i int) int {
 		if l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#' {
 			break
 		}
-		if strings.HasPrefix(strings.TrimSpace(l), "- ") || strings.TrimSpace(l) == "-" {
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(t, "- ") || strings.TrimSpace(t) == "-" {
+			if indent < 0 {
+				indent = len(l) - len(t)
+			}
+			if len(l)-len(t) != indent {
+				continue
+			}
 			n++
 			if n == i {
 				return d.start + j

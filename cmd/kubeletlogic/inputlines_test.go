@@ -113,3 +113,31 @@ func TestManifestErrorLines(t *testing.T) {
 		})
 	}
 }
+
+// In a List written in block style, the object skipped is named with the
+// line of its own item: the lists inside an item (its containers) and the
+// blank lines between items are not items.
+func TestListSkipsNamedPastNestedLists(t *testing.T) {
+	const in = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: web}
+  spec:
+    containers:
+    - name: app
+      image: nginx
+
+- apiVersion: v1
+  kind: Service
+  metadata: {name: web}
+`
+	_, errOut, code := runCmd([]string{"explain", "-f", "-"}, in)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr: %s", code, errOut)
+	}
+	if want := "kubeletlogic explain: <stdin>:12: Service/web holds no pod: skipped\n"; errOut != want {
+		t.Errorf("stderr:\n%s\nwant\n%s", errOut, want)
+	}
+}
