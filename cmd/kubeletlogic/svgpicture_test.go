@@ -112,3 +112,24 @@ func TestTimelineTicksPastTwelveHours(t *testing.T) {
 		t.Errorf("ticks %q, want %q", got, want)
 	}
 }
+
+// A row whose last state begins just before the end of the simulation
+// (Ready turning True at 19.279s of 19.4s) has its label right of the
+// bar's end, where the room past the axis is for.
+func TestTimelineRowLabelPastTheEnd(t *testing.T) {
+	out, errOut, code := runCmd([]string{"timeline", "-f", ex + "init-sidecar-app.yaml", "--script", ex + "scripts/init-sidecar-app.yaml", "--for", "19400ms"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, row := range []string{"ContainersReady", "Ready"} {
+		_, g, ok := strings.Cut(out, `<g class="row" data-row="`+row+`">`)
+		if !ok {
+			t.Fatalf("no row %s", row)
+		}
+		g, _, _ = strings.Cut(g, `<g class="row"`)
+		want := fmt.Sprintf(`<text class="label end" x="%.1f" y="3.6" font-size="10" fill="#111827">True</text>`, plotX1+5.0)
+		if !strings.Contains(g, want) {
+			t.Errorf("row %s: no %s:\n%s", row, want, g)
+		}
+	}
+}
