@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubeletlogic/kubeletlogic/sim"
 )
 
 // livenessFailure writes a pod whose liveness probe fails from the start
@@ -130,6 +132,33 @@ func TestTimelineRowLabelPastTheEnd(t *testing.T) {
 		want := fmt.Sprintf(`<text class="label end" x="%.1f" y="3.6" font-size="10" fill="#111827">True</text>`, plotX1+5.0)
 		if !strings.Contains(g, want) {
 			t.Errorf("row %s: no %s:\n%s", row, want, g)
+		}
+	}
+}
+
+// A window that starts where the deleted pod's lanes end (the kubelet's
+// last CRI call for it) draws no faint track on them: there is nothing
+// of the containers left to show, not even a zero-wide track.
+func TestTimelineNoTrackAfterTheLanesEnd(t *testing.T) {
+	args := []string{"-f", ex + "delete-prestop-sidecar.yaml", "--script", ex + "scripts/delete-prestop-sidecar.yaml"}
+	d := simulateJSON(t, args)
+	var end time.Duration
+	for _, e := range d.Timeline.Entries {
+		if e.Kind == sim.KindCRI || e.Kind == sim.KindExit || e.Kind == sim.KindStatus {
+			end = max(end, e.At)
+		}
+	}
+	const track = `fill="#f9fafb" stroke="#e5e7eb"`
+	for _, tc := range []struct {
+		from   time.Duration
+		tracks int
+	}{{end - time.Nanosecond, 2}, {end, 0}} {
+		out, errOut, code := runCmd(append(append([]string{"timeline"}, args...), "--from", tc.from.String()), "")
+		if code != exitOK {
+			t.Fatalf("--from %s: exit %d: %s", tc.from, code, errOut)
+		}
+		if n := strings.Count(out, track); n != tc.tracks {
+			t.Errorf("--from %s (the lanes end at %s): %d tracks, want %d", tc.from, end, n, tc.tracks)
 		}
 	}
 }
