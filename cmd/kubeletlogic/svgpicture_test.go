@@ -75,9 +75,9 @@ func TestTimelineProbeMark(t *testing.T) {
 	}
 }
 
-// A mark's label that would run past the picture's right edge is put left
-// of its mark: it ends 3 px before the mark, on a white box as wide as
-// the text and 1 px either side.
+// A mark's label that would run past 8 px from the picture's right edge
+// is put left of its mark: it ends 3 px before the mark, on a white box as
+// wide as the text and 1 px either side.
 func TestTimelineLabelLeftAtTheRightEdge(t *testing.T) {
 	args := append(livenessFailure(t), "--from", "0s", "--to", "10050ms")
 	out, errOut, code := runCmd(args, "")
@@ -95,6 +95,35 @@ func TestTimelineLabelLeftAtTheRightEdge(t *testing.T) {
 		x-3-tw-1, tw+2, x-3, label)
 	if !regexp.MustCompile(want).MatchString(out) {
 		t.Errorf("no label ending 3 px left of the mark at %.1f on its box; want\n%s\nin\n%s", x, want, out)
+	}
+}
+
+// No mark label ends within 8 px of the picture's right edge: at --to
+// 10.73s "liveness failed" right of the mark would end at 1200.3 px, past
+// the 1200 px picture; it is shortened to "failed" instead.
+func TestTimelineLabelKeepsOffTheRightEdge(t *testing.T) {
+	args := append(livenessFailure(t), "--from", "0s", "--to", "10730ms")
+	out, errOut, code := runCmd(args, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	x, _, _ := probeMark(t, out)
+	if x+3+textWidth("liveness failed", 11) <= svgWidth-8 {
+		t.Fatalf("the mark at x %.1f leaves room on its right: the case tests nothing", x)
+	}
+	pic := readPic(t, out)
+	n := 0
+	for _, tb := range texts(pic.root) {
+		if tb.n.attr("fill") != "#be185d" {
+			continue
+		}
+		n++
+		if tb.right > svgWidth-8 {
+			t.Errorf("label %q ends at %.1f, past %d", tb.n.Text, tb.right, svgWidth-8)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d probe labels, want 1", n)
 	}
 }
 
