@@ -250,20 +250,46 @@ func (d document) lineOfKey(key string) int {
 }
 
 // lineOfPath returns the file line of a dotted field path, finding each
-// key after the previous one (list indexes are skipped).
+// key after the previous one (list indexes are skipped): later on the
+// previous key's line (a flow mapping, {limits: {cpu: 1}}), else on a
+// line below it.
 func (d document) lineOfPath(path string) int {
+	lines := strings.Split(d.text, "\n")
 	at := 0
 	found := 0
+	rest := "" // the previous key's line after that key
 	for _, seg := range strings.Split(path, ".") {
 		seg, _, _ = strings.Cut(seg, "[")
 		if seg == "" {
 			continue
 		}
+		if i := flowKeyEnd(rest, seg); i >= 0 {
+			rest = rest[i:]
+			continue
+		}
 		if l := d.lineAfter(seg, at); l > 0 {
 			at, found = l-d.start+1, l
+			line := lines[l-d.start]
+			rest = ""
+			if i := flowKeyEnd(" "+strings.TrimLeft(line, " -{,"), seg); i >= 0 {
+				rest = " " + strings.TrimLeft(line, " -{,")
+				rest = rest[i:]
+			}
 		}
 	}
 	return found
+}
+
+// flowKeyEnd returns where the first key key of s ends (after its colon),
+// or -1: " key:", "{key:", or JSON's "key":.
+func flowKeyEnd(s, key string) int {
+	best := -1
+	for _, k := range []string{" " + key + ":", "{" + key + ":", `"` + key + `":`} {
+		if i := strings.Index(s, k); i >= 0 && (best < 0 || i+len(k) < best) {
+			best = i + len(k)
+		}
+	}
+	return best
 }
 
 // lineAfter returns the file line of the first line after line from (of

@@ -84,6 +84,16 @@ func TestManifestErrorLines(t *testing.T) {
 		{"bad sizeLimit",
 			"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: c, image: i}]\n  volumes:\n  - name: scratch\n    emptyDir: {sizeLimit: lots}\n",
 			"<stdin>:8: Pod: spec.volumes[0].emptyDir.sizeLimit: \"lots\" is not a quantity (like 500m, 1, 128Mi)"},
+		// Keys nested in a flow mapping are on the line of their parent:
+		// the cpu limit is found there, not in the next container.
+		{"bad quantity in a flow mapping",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - name: a\n    image: i\n    resources: {limits: {cpu: lots}}\n  - name: b\n    image: i\n    resources:\n      limits:\n        cpu: 1\n",
+			"<stdin>:8: Pod: spec.containers[0].resources.limits.cpu: \"lots\" is not a quantity (like 500m, 1, 128Mi)"},
+		// The cpu limit is found below "limits:", not in the requests
+		// just above it.
+		{"bad cpu limit below a cpu request",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - name: a\n    image: i\n    resources:\n      requests:\n        cpu: 1\n      limits:\n        cpu: lots\n",
+			"<stdin>:12: Pod: spec.containers[0].resources.limits.cpu: \"lots\" is not a quantity (like 500m, 1, 128Mi)"},
 		// The YAML reader keeps a "---" it meets before any other line of
 		// a document: the parser's line 1 is then that "---".
 		{"YAML syntax after a leading ---",
