@@ -125,8 +125,9 @@ func TestManifestErrorLines(t *testing.T) {
 }
 
 // In a List written in block style, the object skipped is named with the
-// line of its own item: the lists inside an item (its containers) and the
-// blank lines between items are not items.
+// line of its own item (here a dash alone on its line): the lists inside an
+// item (its containers), the blank lines and comments between items are
+// not items and do not end the list.
 func TestListSkipsNamedPastNestedLists(t *testing.T) {
 	const in = `apiVersion: v1
 kind: List
@@ -139,7 +140,9 @@ items:
     - name: app
       image: nginx
 
-- apiVersion: v1
+# the Service in front of it
+-
+  apiVersion: v1
   kind: Service
   metadata: {name: web}
 `
@@ -147,7 +150,7 @@ items:
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr: %s", code, errOut)
 	}
-	if want := "kubeletlogic explain: <stdin>:12: Service/web holds no pod: skipped\n"; errOut != want {
+	if want := "kubeletlogic explain: <stdin>:13: Service/web holds no pod: skipped\n"; errOut != want {
 		t.Errorf("stderr:\n%s\nwant\n%s", errOut, want)
 	}
 }
