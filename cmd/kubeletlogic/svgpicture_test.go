@@ -191,3 +191,39 @@ func TestTimelineNoTrackAfterTheLanesEnd(t *testing.T) {
 		}
 	}
 }
+
+// A tag ("◂ label") never covers a state drawn narrower than 12 px on its
+// bar: in init-sidecar-app over 10 minutes, proxy's two short states
+// (running, not started; running, not ready) are 3 px each, side by side;
+// the second one's tag goes right of it, the first one's label to a note.
+func TestTimelineTagsKeepOffNarrowStates(t *testing.T) {
+	out, errOut, code := runCmd([]string{"timeline", "-f", ex + "init-sidecar-app.yaml", "--script", ex + "scripts/init-sidecar-app.yaml", "--for", "10m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	root := parseSVG(t, out)
+	narrow := 0
+	for _, ln := range root.find(func(n *xmlNode) bool { return n.hasClass("lane") }) {
+		var spans [][2]float64
+		for _, r := range ln.find(func(n *xmlNode) bool { return n.XMLName.Local == "rect" && n.hasClass("span") }) {
+			x, _ := strconv.ParseFloat(r.attr("x"), 64)
+			w, _ := strconv.ParseFloat(r.attr("width"), 64)
+			if w < 12 {
+				spans = append(spans, [2]float64{x, x + w})
+			}
+		}
+		narrow += len(spans)
+		for _, tag := range ln.find(func(n *xmlNode) bool { return n.XMLName.Local == "rect" && n.hasClass("tag") }) {
+			x, _ := strconv.ParseFloat(tag.attr("x"), 64)
+			w, _ := strconv.ParseFloat(tag.attr("width"), 64)
+			for _, s := range spans {
+				if x < s[1] && x+w > s[0] {
+					t.Errorf("lane %s: a tag from %.1f to %.1f covers the state drawn from %.1f to %.1f", ln.attr("data-container"), x, x+w, s[0], s[1])
+				}
+			}
+		}
+	}
+	if narrow < 2 {
+		t.Fatalf("%d narrow states: the case tests nothing", narrow)
+	}
+}
