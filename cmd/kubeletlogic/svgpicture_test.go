@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,5 +226,42 @@ func TestTimelineTagsKeepOffNarrowStates(t *testing.T) {
 	}
 	if narrow < 2 {
 		t.Fatalf("%d narrow states: the case tests nothing", narrow)
+	}
+}
+
+// Five actions at 10s: three are labelled on the three rows above the
+// lanes, each dashed line rising to its label (14 px apart); the other
+// two go to a note and their lines start 2 px above the lanes, 14 px
+// below the line of the label on the nearest row.
+func TestTimelineEventLinesWithoutLabel(t *testing.T) {
+	args := livenessFailure(t)
+	script := filepath.Join(t.TempDir(), "actions.yaml")
+	acts := "actions:\n- at: 10s\n  restartKubelet: 5s\n"
+	for _, c := range "abcd" {
+		acts += fmt.Sprintf("- at: 10s\n  setCondition: {type: example.com/%c, status: \"True\"}\n", c)
+	}
+	if err := os.WriteFile(script, []byte(acts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args[4] = script
+	out, errOut, code := runCmd(args, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var tops []float64
+	for _, m := range regexp.MustCompile(`<g class="event" data-at="10.000s"><title>[^<]*</title><line x1="[0-9.]+" y1="([0-9.]+)"`).FindAllStringSubmatch(out, -1) {
+		y, _ := strconv.ParseFloat(m[1], 64)
+		tops = append(tops, y)
+	}
+	sort.Float64s(tops)
+	if len(tops) != 5 {
+		t.Fatalf("%d event lines at 10s, want 5", len(tops))
+	}
+	r0 := tops[2]
+	want := []float64{r0 - 28, r0 - 14, r0, r0 + 14, r0 + 14}
+	for i := range want {
+		if tops[i] != want[i] {
+			t.Fatalf("event lines start at %v, want %v", tops, want)
+		}
 	}
 }
