@@ -265,3 +265,35 @@ func TestTimelineEventLinesWithoutLabel(t *testing.T) {
 		}
 	}
 }
+
+// A liveness probe failing from the start, over 10 minutes: the kills
+// crowd the early part of app's lane, and some SIGTERM marks get no label
+// of their own. Every SIGTERM line still crosses the whole bar, from 3 px
+// above it (higher when labelled) to 3 px below.
+func TestTimelineSIGTERMLinesWithoutLabel(t *testing.T) {
+	args := livenessFailure(t)
+	script := filepath.Join(t.TempDir(), "always.yaml")
+	if err := os.WriteFile(script, []byte("containers:\n  app:\n    runs:\n    - liveness: [{at: 0s, result: Failure}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args[4], args[6] = script, "10m"
+	out, errOut, code := runCmd(args, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, _, barY := probeMark(t, out)
+	unlabelled := 0
+	for _, m := range regexp.MustCompile(`<g class="mark sigterm"[^>]*><title>[^<]*</title><line x1="[0-9.]+" y1="([0-9.]+)" x2="[0-9.]+" y2="([0-9.]+)"`).FindAllStringSubmatch(out, -1) {
+		y1, _ := strconv.ParseFloat(m[1], 64)
+		y2, _ := strconv.ParseFloat(m[2], 64)
+		if y1 > barY-3 || y2 != barY+barH+3 {
+			t.Errorf("a SIGTERM line from y %.1f to %.1f, want from %.1f or above to %.1f", y1, y2, barY-3, barY+barH+3.0)
+		}
+		if y1 == barY-3 {
+			unlabelled++
+		}
+	}
+	if unlabelled == 0 {
+		t.Fatalf("every SIGTERM labelled: the case tests nothing")
+	}
+}
