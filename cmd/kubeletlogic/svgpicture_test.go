@@ -297,3 +297,39 @@ func TestTimelineSIGTERMLinesWithoutLabel(t *testing.T) {
 		t.Fatalf("every SIGTERM labelled: the case tests nothing")
 	}
 }
+
+// The same for SIGKILL: app ignores SIGTERM and has 1 s of grace, so each
+// liveness kill ends in a SIGKILL; over 10 minutes one of them gets no
+// label of its own, and its line still crosses the whole bar.
+func TestTimelineSIGKILLLinesWithoutLabel(t *testing.T) {
+	dir := t.TempDir()
+	pod, script := filepath.Join(dir, "pod.yaml"), filepath.Join(dir, "script.yaml")
+	files := map[string]string{
+		pod:    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: live\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - name: app\n    image: nginx\n    livenessProbe:\n      exec: {command: [\"true\"]}\n      periodSeconds: 5\n      failureThreshold: 2\n",
+		script: "containers:\n  app:\n    runs:\n    - liveness: [{at: 0s, result: Failure}]\n      ignoreSIGTERM: true\n",
+	}
+	for f, s := range files {
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code := runCmd([]string{"timeline", "-f", pod, "--script", script, "--for", "10m"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, _, barY := probeMark(t, out)
+	unlabelled := 0
+	for _, m := range regexp.MustCompile(`<g class="mark sigkill"[^>]*><title>[^<]*</title><line x1="[0-9.]+" y1="([0-9.]+)" x2="[0-9.]+" y2="([0-9.]+)"`).FindAllStringSubmatch(out, -1) {
+		y1, _ := strconv.ParseFloat(m[1], 64)
+		y2, _ := strconv.ParseFloat(m[2], 64)
+		if y1 > barY-3 || y2 != barY+barH+3 {
+			t.Errorf("a SIGKILL line from y %.1f to %.1f, want from %.1f or above to %.1f", y1, y2, barY-3, barY+barH+3.0)
+		}
+		if y1 == barY-3 {
+			unlabelled++
+		}
+	}
+	if unlabelled == 0 {
+		t.Fatalf("every SIGKILL labelled: the case tests nothing")
+	}
+}
