@@ -232,7 +232,8 @@ func TestTimelineTagsKeepOffNarrowStates(t *testing.T) {
 // Five actions at 10s: three are labelled on the three rows above the
 // lanes, each dashed line rising to its label (14 px apart); the other
 // two go to a note and their lines start 2 px above the lanes, 14 px
-// below the line of the label on the nearest row.
+// below the line of the label on the nearest row; their note keeps the
+// script's order.
 func TestTimelineEventLinesWithoutLabel(t *testing.T) {
 	args := livenessFailure(t)
 	script := filepath.Join(t.TempDir(), "actions.yaml")
@@ -263,6 +264,11 @@ func TestTimelineEventLinesWithoutLabel(t *testing.T) {
 		if tops[i] != want[i] {
 			t.Fatalf("event lines start at %v, want %v", tops, want)
 		}
+	}
+	// The note lists them as the script does, same time as they are.
+	pic := readPic(t, out)
+	if note := pic.notes["[1]"]; note != " [1] pod live events: 10.000s set condition example.com/c True, 10.000s set condition example.com/d True" {
+		t.Errorf("note [1]: %q", note)
 	}
 }
 
