@@ -339,3 +339,28 @@ func TestTimelineSIGKILLLinesWithoutLabel(t *testing.T) {
 		t.Fatalf("every SIGKILL labelled: the case tests nothing")
 	}
 }
+
+// Crowded lanes, drawn exactly (testdata/golden; go test -update rewrites
+// them): a container killed by its liveness probe again and again, so
+// that its marks' labels fill the rows and the rest go to notes, grouped
+// by how far apart they are.
+func TestGoldenCrowdedTimelines(t *testing.T) {
+	const d = "testdata/sim/"
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"timeline-liveness-fails-10m.svg", []string{"-f", d + "liveness-pod.yaml", "--script", d + "liveness-fails.yaml", "--for", "10m"}},
+		{"timeline-liveness-fails-30m.svg", []string{"-f", d + "liveness-pod.yaml", "--script", d + "liveness-fails.yaml", "--for", "30m"}},
+		{"timeline-liveness-sigkill-3m.svg", []string{"-f", d + "liveness-pod-grace-1.yaml", "--script", d + "liveness-fails-ignore-term.yaml", "--for", "3m"}},
+		{"timeline-liveness-sigkill-1h.svg", []string{"-f", d + "liveness-pod-grace-1.yaml", "--script", d + "liveness-fails-ignore-term.yaml", "--for", "1h"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCmd(append([]string{"timeline"}, tc.args...), "")
+			if code != exitOK || errOut != "" {
+				t.Fatalf("exit %d; stderr: %s", code, errOut)
+			}
+			golden(t, tc.name, out)
+		})
+	}
+}
