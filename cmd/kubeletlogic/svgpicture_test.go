@@ -352,6 +352,7 @@ func TestGoldenCrowdedTimelines(t *testing.T) {
 	}{
 		{"timeline-liveness-fails-10m.svg", []string{"-f", d + "liveness-pod.yaml", "--script", d + "liveness-fails.yaml", "--for", "10m"}},
 		{"timeline-liveness-fails-30m.svg", []string{"-f", d + "liveness-pod.yaml", "--script", d + "liveness-fails.yaml", "--for", "30m"}},
+		{"timeline-liveness-fails-45m.svg", []string{"-f", d + "liveness-pod.yaml", "--script", d + "liveness-fails.yaml", "--for", "45m"}},
 		{"timeline-liveness-sigkill-3m.svg", []string{"-f", d + "liveness-pod-grace-1.yaml", "--script", d + "liveness-fails-ignore-term.yaml", "--for", "3m"}},
 		{"timeline-liveness-sigkill-1h.svg", []string{"-f", d + "liveness-pod-grace-1.yaml", "--script", d + "liveness-fails-ignore-term.yaml", "--for", "1h"}},
 	} {
