@@ -175,28 +175,36 @@ func manifestError(data []byte, file string, err error) error {
 }
 
 // document is one YAML document of a file: its text and its first line in
-// the file.
+// the file. kept says the YAML reader handed the document to the parser
+// with the "---" line above start as its first line, so that the parser's
+// line numbers count from that line.
 type document struct {
 	text  string
 	start int
+	kept  bool
 }
 
-// docOf returns document n of data as apimachinery's YAML reader splits it
-// (at lines starting with "---"; an empty document is not counted).
+// docOf returns document n of data as apimachinery's YAML reader splits it:
+// at lines starting with "---", where a "---" met before any other line of
+// a document is kept as its first line (so a third "---" in a row ends a
+// document of its own, which package manifest counts, empty as it is).
 func docOf(data []byte, n int) document {
 	lines := strings.Split(string(data), "\n")
 	var cur []string
+	kept := false
 	start, idx := 1, 0
 	for i, l := range lines {
 		if strings.HasPrefix(l, "---") {
-			if len(cur) > 0 {
-				if idx == n {
-					return document{text: strings.Join(cur, "\n"), start: start}
-				}
-				idx++
-				cur = nil
+			if len(cur) == 0 && !kept {
+				kept = true
+				start = i + 2
+				continue
 			}
-			start = i + 2
+			if idx == n {
+				return document{text: strings.Join(cur, "\n"), start: start, kept: kept}
+			}
+			idx++
+			cur, kept = nil, false
 			continue
 		}
 		if len(cur) == 0 {
@@ -205,7 +213,7 @@ func docOf(data []byte, n int) document {
 		cur = append(cur, l)
 	}
 	if idx == n {
-		return document{text: strings.Join(cur, "\n"), start: start}
+		return document{text: strings.Join(cur, "\n"), start: start, kept: kept}
 	}
 	return document{start: 1}
 }
@@ -215,6 +223,9 @@ func docOf(data []byte, n int) document {
 func (d document) explain(msg string) (int, string) {
 	if m := reYAMLLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if d.kept {
+			n--
+		}
 		return d.start + n - 1, "not valid YAML: " + m[2]
 	}
 	if m := reUnknown.FindStringSubmatch(msg); m != nil {
@@ -239,20 +250,46 @@ func (d document) lineOfKey(key string) int {
 }
 
 // lineOfPath returns the file line of a dotted field path, finding each
-// key after the previous one (list indexes are skipped).
+// key after the previous one (list indexes are skipped): later on the
+// previous key's line (a flow mapping, {limits: {cpu: 1}}), else on a
+// line below it.
 func (d document) lineOfPath(path string) int {
+	lines := strings.Split(d.text, "\n")
 	at := 0
 	found := 0
+	rest := "" // the previous key's line after that key
 	for _, seg := range strings.Split(path, ".") {
 		seg, _, _ = strings.Cut(seg, "[")
 		if seg == "" {
 			continue
 		}
+		if i := flowKeyEnd(rest, seg); i >= 0 {
+			rest = rest[i:]
+			continue
+		}
 		if l := d.lineAfter(seg, at); l > 0 {
 			at, found = l-d.start+1, l
+			line := lines[l-d.start]
+			rest = ""
+			if i := flowKeyEnd(" "+strings.TrimLeft(line, " -{,"), seg); i >= 0 {
+				rest = " " + strings.TrimLeft(line, " -{,")
+				rest = rest[i:]
+			}
 		}
 	}
 	return found
+}
+
+// flowKeyEnd returns where the first key key of s ends (after its colon),
+// or -1: " key:", "{key:", or JSON's "key":.
+func flowKeyEnd(s, key string) int {
+	best := -1
+	for _, k := range []string{" " + key + ":", "{" + key + ":", `"` + key + `":`} {
+		if i := strings.Index(s, k); i >= 0 && (best < 0 || i+len(k) < best) {
+			best = i + len(k)
+		}
+	}
+	return best
 }
 
 // lineAfter returns the file line of the first line after line from (of
@@ -430,9 +467,11 @@ func readRuntime(data []byte, file string, pod *v1.Pod) (*runtimestate.Pod, erro
 }
 
 // lineOfListItem returns the file line of item i of the top-level list key.
+// Its items are the dashes as indented as the first: a list inside an item
+// (a pod's containers in a List) holds no item of it.
 func (d document) lineOfListItem(key string, i int) int {
 	lines := strings.Split(d.text, "\n")
-	in, n := false, -1
+	in, n, indent := false, -1, -1
 	for j, l := range lines {
 		if strings.HasPrefix(l, key+":") {
 			in = true
@@ -444,7 +483,14 @@ func (d document) lineOfListItem(key string, i int) int {
 		if l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#' {
 			break
 		}
-		if strings.HasPrefix(strings.TrimSpace(l), "- ") || strings.TrimSpace(l) == "-" {
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(t, "- ") || strings.TrimSpace(t) == "-" {
+			if indent < 0 {
+				indent = len(l) - len(t)
+			}
+			if len(l)-len(t) != indent {
+				continue
+			}
 			n++
 			if n == i {
 				return d.start + j
