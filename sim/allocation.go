@@ -157,9 +157,20 @@ func (s *syncer) resizeProgress() {
 	m := &s.out.Memory
 	act := m.Actuated
 	// An empty record is filled from the pod before the actions are
-	// computed (initActuated): it then equals what it is compared with,
-	// for every container it records.
-	if (len(act.Containers) > 0 || act.Pod != nil || len(act.EmptyDirLimits) > 0) && resizeInProgress(s.pod, s.in.Runtime, act, f) {
+	// computed (initActuated). For a pod whose sandbox the runtime shows,
+	// the kubelet had written that record as it went: it equals what it
+	// is compared with, so no resize is in progress. At a pod's first
+	// sync the kubelet has nothing recorded yet (the pod cgroup and its
+	// record come later in SyncPod): no container runs, no volume limit is
+	// recorded, and only v1.35's pod-level check, which takes a missing
+	// record as no resources, can find a resize (emptyRecordInProgress).
+	inProgress := false
+	if len(act.Containers) > 0 || act.Pod != nil || len(act.EmptyDirLimits) > 0 {
+		inProgress = resizeInProgress(s.pod, s.in.Runtime, act, f)
+	} else if st := s.in.Runtime; st == nil || len(st.Sandboxes) == 0 {
+		inProgress = podLevelInProgress(s.pod, nil, f)
+	}
+	if inProgress {
 		m.Resize.setInProgress("", "", s.pod.Generation, s.now())
 	} else {
 		m.Resize.InProgress = nil
@@ -174,18 +185,17 @@ func (s *syncer) resizeProgress() {
 // request or limit differs from the actuated one (with gate
 // InPlacePodLevelResourcesVerticalScaling, a limit the container lacks is
 // the pod-level one: withPodLimits); with gate
-// InPlacePodLevelResourcesVerticalScaling, a running pod whose pod-level
-// resources differ from the actuated ones; with gate
+// InPlacePodLevelResourcesVerticalScaling, pod-level resources that differ
+// from the actuated ones, whether or not a container runs
+// (podLevelInProgress); with gate
 // InPlacePodVerticalScalingMemoryBackedVolumes, an emptyDir limit that
 // differs from an actuated one.
 func resizeInProgress(pod *v1.Pod, st *runtimestate.Pod, act podactions.Actuated, f features.Set) bool {
-	running := false
 	check := func(c *v1.Container) bool {
 		n := st.Newest(c.Name)
 		if n == nil || n.State != runtimestate.Running {
 			return false
 		}
-		running = true
 		a := act.Containers[c.Name]
 		want := withPodLimits(c.Resources, pod.Spec.Resources, f)
 		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
@@ -216,15 +226,31 @@ func resizeInProgress(pod *v1.Pod, st *runtimestate.Pod, act podactions.Actuated
 			}
 		}
 	}
-	if f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) && pod.Spec.Resources != nil && running {
-		a := act.Pod
-		if a == nil {
-			a = &v1.ResourceRequirements{}
+	return podLevelInProgress(pod, act.Pod, f)
+}
+
+// podLevelInProgress is isPodLevelResourcesResizeInProgress
+// (kuberuntime_manager.go:2421 in v1.37.2, :2224 in v1.36.3, :2140 in
+// v1.35.4): with gate InPlacePodLevelResourcesVerticalScaling, a pod with
+// spec.resources whose cpu or memory request or limit differs from the
+// actuated pod-level record, a running container or not. A missing record
+// (actuated nil) is no resize from v1.36 on; v1.35 compares it as no
+// resources, so there a pod with pod-level cpu or memory is in progress at
+// its first sync, before the pod cgroup and its record exist, and the next
+// sync clears it.
+func podLevelInProgress(pod *v1.Pod, actuated *v1.ResourceRequirements, f features.Set) bool {
+	if !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) || pod.Spec.Resources == nil {
+		return false
+	}
+	if actuated == nil {
+		if f.Version().Minor() >= 36 {
+			return false
 		}
-		for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-			if !quantityEqual(pod.Spec.Resources.Requests, a.Requests, rn) || !quantityEqual(pod.Spec.Resources.Limits, a.Limits, rn) {
-				return true
-			}
+		actuated = &v1.ResourceRequirements{}
+	}
+	for _, rn := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+		if !quantityEqual(pod.Spec.Resources.Requests, actuated.Requests, rn) || !quantityEqual(pod.Spec.Resources.Limits, actuated.Limits, rn) {
+			return true
 		}
 	}
 	return false

@@ -213,9 +213,57 @@ func TestResizeInProgressVolumesAndPodLevel(t *testing.T) {
 	if !resizeInProgress(pod, running, act, f) {
 		t.Error("pod-level cpu limit 500m, 400m actuated: in progress")
 	}
+	// No container running: the pod-level check does not look at the
+	// containers (isPodLevelResourcesResizeInProgress).
+	exited := &runtimestate.Pod{Containers: []runtimestate.Container{{ID: "a", Name: "app", State: runtimestate.Exited}}}
+	if !resizeInProgress(pod, exited, act, f) {
+		t.Error("pod-level cpu limit 500m, 400m actuated, no container running: in progress")
+	}
+	// No pod-level record: no resize from v1.36 on; v1.35 compares the
+	// missing record as no resources.
 	act.Pod = nil
-	if !resizeInProgress(pod, running, act, f) {
-		t.Error("pod-level limits, none actuated: in progress")
+	for _, v := range features.Versions() {
+		fv, err := features.ParseFor(v, "InPlacePodVerticalScalingMemoryBackedVolumes=true,InPlacePodLevelResourcesVerticalScaling=true")
+		if err != nil {
+			fv, err = features.ParseFor(v, "InPlacePodLevelResourcesVerticalScaling=true")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		act.Containers["app"] = withPodLimits(res, pod.Spec.Resources, fv)
+		want := v.Minor() < 36
+		if got := resizeInProgress(pod, running, act, fv); got != want {
+			t.Errorf("%s: pod-level limits, none actuated: in progress %v, want %v", v, got, want)
+		}
+	}
+}
+
+// At a pod's first sync the kubelet has no actuated record; v1.35 with gate
+// InPlacePodLevelResourcesVerticalScaling takes the missing pod-level
+// record as no resources (kuberuntime_manager.go:2140 in v1.35.4), so
+// SyncPod sets PodResizeInProgress before it creates the pod cgroup and
+// records them; the next sync clears it. v1.36 and v1.37 do not.
+func TestFirstSyncPodLevelInProgressOnV135(t *testing.T) {
+	for _, v := range features.Versions() {
+		f, err := features.ParseFor(v, "InPlacePodLevelResourcesVerticalScaling=true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod := podWith(rl("100m", "64Mi"), nil)
+		pod.Spec.Resources = &v1.ResourceRequirements{Requests: rl("200m", "128Mi"), Limits: rl("500m", "256Mi")}
+		s := &syncer{pod: pod, in: SyncInput{Kubelet: Kubelet{Features: f}}}
+		s.resizeProgress()
+		got := s.out.Memory.Resize.InProgress != nil
+		if want := v.Minor() < 36; got != want {
+			t.Errorf("%s: first sync, pod-level resources: PodResizeInProgress %v, want %v", v, got, want)
+		}
+		// A pod whose sandbox the runtime shows had its record written as
+		// it went: nothing in progress.
+		s = &syncer{pod: pod, in: SyncInput{Kubelet: Kubelet{Features: f}, Runtime: &runtimestate.Pod{Sandboxes: []runtimestate.Sandbox{{ID: "s", Ready: true}}}}}
+		s.resizeProgress()
+		if s.out.Memory.Resize.InProgress != nil {
+			t.Errorf("%s: a running pod with no record yet: PodResizeInProgress set", v)
+		}
 	}
 }
 
