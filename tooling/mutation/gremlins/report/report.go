@@ -56,6 +56,10 @@ type RerunMutant struct {
 	Status string `json:"status"`
 	By     string `json:"by,omitempty"` // the first failing test
 	Tests  string `json:"tests"`        // the -run pattern
+	// Ran is the commit it ran on when that is not the file's Head: a
+	// result kept from an earlier rerun (rerun -keep, or -only of another
+	// result file).
+	Ran string `json:"ran,omitempty"`
 }
 
 // Runs reads runs.txt: "<result file> <commit>" per line (the commit the

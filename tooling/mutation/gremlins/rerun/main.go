@@ -21,7 +21,12 @@
 // are run, with -run of those tests; one that lives is LIVED (the row's
 // claim did not hold). Equivalent and untriaged mutants are not run.
 //
+// With -keep, a mutant an earlier rerun killed with the same tests is not
+// run again: its result is kept, with the commit it ran on (`ran`), so rows
+// triaged since are run alone.
+//
 //	go run ./tooling/mutation/gremlins/rerun -pkg sim tooling/mutation/gremlins
+//	go run ./tooling/mutation/gremlins/rerun -pkg cmd/kubeletlogic -keep tooling/mutation/gremlins
 package main
 
 import (
@@ -119,11 +124,23 @@ func mapLine(old, now []string, n int) int {
 	return 0
 }
 
+// reuse is, with -keep, an earlier rerun's result for mu: one that killed
+// (or timed out) the same mutant with the same tests. A LIVED, CHANGED or
+// ERROR result, or one run with other tests, is run again.
+func reuse(earlier map[string]report.RerunMutant, mu report.RerunMutant, keep bool) (report.RerunMutant, bool) {
+	e, ok := earlier[mu.Result+" "+mu.Where+" "+mu.Type]
+	if !keep || !ok || e.Tests != mu.Tests || (e.Status != "KILLED" && e.Status != "TIMED OUT") {
+		return report.RerunMutant{}, false
+	}
+	return e, true
+}
+
 func lines(b []byte) []string { return strings.Split(string(b), "\n") }
 
 func main() {
 	pkg := flag.String("pkg", "", "the package, as gremlins.sh names it (sim, cmd/kubeletlogic)")
 	only := flag.String("only", "", "run only the mutants of this result file (sim.part3of4)")
+	keep := flag.Bool("keep", false, "keep an earlier rerun's KILLED or TIMED OUT result for a mutant whose row names the same tests; run only the others")
 	flag.Parse()
 	if *pkg == "" || flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./tooling/mutation/gremlins/rerun -pkg sim [-only sim.part3of4] tooling/mutation/gremlins")
@@ -156,16 +173,25 @@ func main() {
 	check(err)
 	res := report.Rerun{Head: strings.TrimSpace(string(head)), Date: time.Now().UTC().Format("2006-01-02")}
 	outFile := filepath.Join(dir, base+".rerun.json")
-	if *only != "" {
-		// Keep the other results' mutants from an earlier rerun.
-		if b, err := os.ReadFile(outFile); err == nil {
-			var prev report.Rerun
-			check(json.Unmarshal(b, &prev))
-			for _, m := range prev.Mutants {
-				if m.Result != *only {
-					res.Mutants = append(res.Mutants, m)
-				}
+	// An earlier rerun's results: the other result files' mutants are kept
+	// with -only; with -keep, a mutant already killed with the same tests
+	// is not run again. Each kept one says the commit it ran on.
+	earlier := map[string]report.RerunMutant{}
+	if b, err := os.ReadFile(outFile); err == nil && (*only != "" || *keep) {
+		var prev report.Rerun
+		check(json.Unmarshal(b, &prev))
+		for _, m := range prev.Mutants {
+			if m.Ran == "" {
+				m.Ran = prev.Head
 			}
+			if m.Ran == res.Head {
+				m.Ran = ""
+			}
+			if *only != "" && m.Result != *only {
+				res.Mutants = append(res.Mutants, m)
+				continue
+			}
+			earlier[m.Result+" "+m.Where+" "+m.Type] = m
 		}
 	}
 	for _, f := range files {
@@ -200,6 +226,10 @@ func main() {
 				}
 				mu := report.RerunMutant{Result: name, Commit: commit, Where: where, Type: m.Type,
 					Tests: "^(" + strings.Join(tests, "|") + ")$"}
+				if e, ok := reuse(earlier, mu, *keep); ok {
+					res.Mutants = append(res.Mutants, e)
+					continue
+				}
 				n := 0
 				if oldErr == nil && nowErr == nil {
 					n = mapLine(lines(oldB), lines(nowB), m.Line)

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubeletlogic/kubeletlogic/tooling/mutation/gremlins/report"
 )
 
 // TestMapLine: a line unchanged since the run is found where it moved to;
@@ -53,5 +55,38 @@ func TestNamedTests(t *testing.T) {
 	}
 	if ts := got["a.go:7:8 ARITHMETIC_BASE"]; len(ts) != 0 {
 		t.Errorf("a row naming no test: %v", ts)
+	}
+}
+
+// TestReuse: with -keep, an earlier KILLED or TIMED OUT result of the same
+// mutant with the same tests is kept; a LIVED or CHANGED one, one run with
+// other tests, another mutant's, or any without -keep is run again.
+func TestReuse(t *testing.T) {
+	mu := report.RerunMutant{Result: "p.part1of4", Where: "a.go:1:2", Type: "CONDITIONALS_BOUNDARY", Tests: "^(TestA)$"}
+	earlier := func(status, tests, typ string) map[string]report.RerunMutant {
+		e := mu
+		e.Status, e.Tests, e.Type, e.Ran = status, tests, typ, "abc1234"
+		return map[string]report.RerunMutant{e.Result + " " + e.Where + " " + e.Type: e}
+	}
+	for _, c := range []struct {
+		name              string
+		status, tests, ty string
+		keep, want        bool
+	}{
+		{"killed, same tests", "KILLED", mu.Tests, mu.Type, true, true},
+		{"timed out, same tests", "TIMED OUT", mu.Tests, mu.Type, true, true},
+		{"killed, without -keep", "KILLED", mu.Tests, mu.Type, false, false},
+		{"lived", "LIVED", mu.Tests, mu.Type, true, false},
+		{"changed", "CHANGED", mu.Tests, mu.Type, true, false},
+		{"killed by other tests", "KILLED", "^(TestB)$", mu.Type, true, false},
+		{"another mutator's", "KILLED", mu.Tests, "ARITHMETIC_BASE", true, false},
+	} {
+		e, ok := reuse(earlier(c.status, c.tests, c.ty), mu, c.keep)
+		if ok != c.want {
+			t.Errorf("%s: kept %v, want %v", c.name, ok, c.want)
+		}
+		if ok && (e.Ran != "abc1234" || e.Status != c.status) {
+			t.Errorf("%s: kept %+v, want the earlier result with its commit", c.name, e)
+		}
 	}
 }

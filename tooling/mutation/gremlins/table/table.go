@@ -325,7 +325,7 @@ func write(w io.Writer, dir string) error {
 	p("\"equivalent\" counts the lived ones (by gremlins or by hand) whose row explains why no test can kill them (a LIVED row whose reason starts \"equivalent\", a \"%s\" row that says \"equivalent\"); ", handLived)
 	p("the last efficacy leaves them out: killed / (killed + lived - equivalent), the hand-run ones counted. ")
 	p("A LIVED mutant whose row names a test written after the run counts as lived until it is run again: by gremlins, or by `rerun`, ")
-	p("which plants it on a later commit (where its line is unchanged) and runs the tests its row names (`<package>.rerun.json`, the commit it ran on in its `head`): ")
+	p("which plants it on a later commit (where its line is unchanged) and runs the tests its row names (`<package>.rerun.json`, the commit it ran on in its `head`, or in a mutant's own `ran` when kept from an earlier re-run): ")
 	p("\"killed on re-run\" counts those KILLED or TIMED OUT there, and the last efficacy counts them as killed.\n\n")
 	p("| package | not covered | killed by hand | lived by hand | not viable by hand | still not covered | untriaged | equivalent | killed on re-run | efficacy (gremlins) | efficacy (with hand-run) | efficacy (equivalent excluded) | efficacy (equivalent excluded, survivors re-run) | coverage (gremlins) | coverage (with hand-run) |\n")
 	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
