@@ -476,7 +476,8 @@ func steadyRunning(st *runtimestate.Pod) []*runtimestate.Container {
 // afterKill says which terminal phase the kubelet writes once every running
 // container of st is stopped: the status it generates with podIsTerminal,
 // for processes that exit 0 on SIGTERM and for processes killed at the
-// timeout (exit 137).
+// timeout (exit 137), made Failed when it is not terminal, as TerminatePod
+// does for a pod that is not static.
 func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
 	phaseWith := func(code int, reason string) v1.PodPhase {
 		after := st.DeepCopy()
@@ -488,7 +489,15 @@ func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
 				c.State, c.ExitCode, c.Reason = runtimestate.Exited, code, reason
 			}
 		}
-		return podstatus.Compute(pod, after, podstatus.Options{Features: f, PodIsTerminal: true}).Status.Phase
+		ph := podstatus.Compute(pod, after, podstatus.Options{Features: f, PodIsTerminal: true}).Status.Phase
+		// SyncTerminatedPod ends with the status manager's TerminatePod,
+		// which marks a pod that is still Pending or Running (an init
+		// container or a container that never completed) Failed; a
+		// static pod keeps its phase (status_manager.go TerminatePod).
+		if ph != v1.PodSucceeded && ph != v1.PodFailed && !phase.IsStaticPod(pod) {
+			ph = v1.PodFailed
+		}
+		return ph
 	}
 	clean, killed := phaseWith(0, "Completed"), phaseWith(137, "Error")
 	if clean == killed {
