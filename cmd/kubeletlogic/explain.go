@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
@@ -313,6 +314,14 @@ func explain(in explainInput) *explanation {
 	}
 
 	start, hasTime := startOf(pod, st)
+	if hasTime && pod.Status.StartTime == nil && pod.Spec.ActiveDeadlineSeconds != nil {
+		// The kubelet's status manager has held a startTime since the
+		// pod's first sync, and its active-deadline handler counts from
+		// it (active_deadline.go): the runtime's first sandbox or
+		// instance stands for it here, as for every other time.
+		pod = pod.DeepCopy()
+		pod.Status.StartTime = &metav1.Time{Time: start}
+	}
 	now := latest(pod, st, start)
 	if in.at.set {
 		now = start.Add(in.at.d)

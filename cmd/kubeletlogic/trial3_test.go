@@ -82,3 +82,47 @@ status:
 		t.Errorf("IF DELETED NOW lacks the last phase Failed:\n%s", out)
 	}
 }
+
+// A pod with activeDeadlineSeconds 60 explained with a runtime state (no
+// status) at +70 s: the kubelet's status manager has held a startTime since
+// the pod's first sync, so the active-deadline handler fails the pod
+// (DeadlineExceeded) and SyncPod returns before computePodActions (kubelet
+// v1.37.2 pkg/kubelet/active_deadline.go; kubelet_pods.go
+// generateAPIPodStatus's PodSyncHandlers). At +30 s it still runs.
+func TestExplainRuntimeOnlyPastActiveDeadline(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: deadline-demo}
+spec:
+  activeDeadlineSeconds: 60
+  restartPolicy: Never
+  containers:
+  - {name: worker, image: busybox, command: ["sh", "-c", "sleep 3600"]}
+`
+	const rt = `sandboxes:
+- {id: s1, ready: true, attempt: 0, ip: 10.244.3.4, createdAt: "2026-12-01T10:00:00Z"}
+containers:
+- {id: c1, name: worker, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z"}
+`
+	f := writeTrial3(t, "pod.yaml", pod)
+	r := writeTrial3(t, "rt.yaml", rt)
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--runtime", r, "--at", "70s"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"phase Failed", "DeadlineExceeded"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --at 70s lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "keep the pod as it is") {
+		t.Errorf("explain --at 70s keeps a pod past its active deadline:\n%s", out)
+	}
+	out, errOut, code = runCmd([]string{"explain", "-f", f, "--runtime", r, "--at", "30s"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "DeadlineExceeded") || !strings.Contains(out, "phase Running") {
+		t.Errorf("explain --at 30s: the pod is within its deadline and runs:\n%s", out)
+	}
+}
