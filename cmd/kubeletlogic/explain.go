@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apistatus"
 	"github.com/kubeletlogic/kubeletlogic/features"
@@ -313,6 +314,14 @@ func explain(in explainInput) *explanation {
 	}
 
 	start, hasTime := startOf(pod, st)
+	if hasTime && pod.Status.StartTime == nil && pod.Spec.ActiveDeadlineSeconds != nil {
+		// The kubelet's status manager has held a startTime since the
+		// pod's first sync, and its active-deadline handler counts from
+		// it (active_deadline.go): the runtime's first sandbox or
+		// instance stands for it here, as for every other time.
+		pod = pod.DeepCopy()
+		pod.Status.StartTime = &metav1.Time{Time: start}
+	}
 	now := latest(pod, st, start)
 	if in.at.set {
 		now = start.Add(in.at.d)
@@ -476,7 +485,8 @@ func steadyRunning(st *runtimestate.Pod) []*runtimestate.Container {
 // afterKill says which terminal phase the kubelet writes once every running
 // container of st is stopped: the status it generates with podIsTerminal,
 // for processes that exit 0 on SIGTERM and for processes killed at the
-// timeout (exit 137).
+// timeout (exit 137), made Failed when it is not terminal, as TerminatePod
+// does for a pod that is not static.
 func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
 	phaseWith := func(code int, reason string) v1.PodPhase {
 		after := st.DeepCopy()
@@ -488,7 +498,15 @@ func afterKill(pod *v1.Pod, st *runtimestate.Pod, f features.Set) string {
 				c.State, c.ExitCode, c.Reason = runtimestate.Exited, code, reason
 			}
 		}
-		return podstatus.Compute(pod, after, podstatus.Options{Features: f, PodIsTerminal: true}).Status.Phase
+		ph := podstatus.Compute(pod, after, podstatus.Options{Features: f, PodIsTerminal: true}).Status.Phase
+		// SyncTerminatedPod ends with the status manager's TerminatePod,
+		// which marks a pod that is still Pending or Running (an init
+		// container or a container that never completed) Failed; a
+		// static pod keeps its phase (status_manager.go TerminatePod).
+		if ph != v1.PodSucceeded && ph != v1.PodFailed && !phase.IsStaticPod(pod) {
+			ph = v1.PodFailed
+		}
+		return ph
 	}
 	clean, killed := phaseWith(0, "Completed"), phaseWith(137, "Error")
 	if clean == killed {

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// writeTrial3 writes text to a file in a test's temporary directory.
+func writeTrial3(t *testing.T, name, text string) string {
+	t.Helper()
+	f := t.TempDir() + "/" + name
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// IF DELETED NOW for a pod whose init container has not completed (here in
+// crash-loop back-off, the kubernetes.io init-containers example): getPhase
+// with podIsTerminal still gives Pending (a regular init container is
+// pending), but SyncTerminatedPod ends with the status manager's
+// TerminatePod, which marks a pod that is not terminal Failed (kubelet
+// v1.37.2 pkg/kubelet/status/status_manager.go:775-784); only then may
+// the kubelet delete the object (canBeDeleted wants a terminal phase).
+// simulate gives the same pod, deleted, last phase Failed.
+func TestExplainDeletedBeforeInitLastPhaseIsFailed(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: myapp-pod, namespace: default, uid: "u2"}
+spec:
+  nodeName: node1
+  initContainers:
+  - {name: init-myservice, image: busybox:1.28}
+  - {name: init-mydb, image: busybox:1.28}
+  containers:
+  - {name: myapp-container, image: busybox:1.28}
+status:
+  phase: Pending
+  startTime: "2026-12-01T10:00:00Z"
+  podIP: 10.244.3.5
+  podIPs: [{ip: 10.244.3.5}]
+  initContainerStatuses:
+  - name: init-myservice
+    image: busybox:1.28
+    imageID: docker.io/library/busybox@sha256:abc
+    containerID: containerd://c4
+    ready: false
+    started: false
+    restartCount: 3
+    lastState:
+      terminated: {exitCode: 1, reason: Error, startedAt: "2026-12-01T10:00:48Z", finishedAt: "2026-12-01T10:00:50Z", containerID: containerd://c4}
+    state:
+      waiting: {reason: CrashLoopBackOff, message: "back-off 40s restarting failed container=init-myservice pod=myapp-pod_default(u2)"}
+  - name: init-mydb
+    image: busybox:1.28
+    imageID: ""
+    ready: false
+    started: false
+    restartCount: 0
+    state:
+      waiting: {reason: PodInitializing}
+  containerStatuses:
+  - name: myapp-container
+    image: busybox:1.28
+    imageID: ""
+    ready: false
+    started: false
+    restartCount: 0
+    state:
+      waiting: {reason: PodInitializing}
+`
+	f := writeTrial3(t, "pod.yaml", pod)
+	out, errOut, code := runCmd([]string{"explain", "-f", f}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "last status: phase Pending") {
+		t.Errorf("IF DELETED NOW says the last status stays Pending; TerminatePod writes Failed:\n%s", out)
+	}
+	if !strings.Contains(out, "then the kubelet writes the pod's last status: phase Failed") {
+		t.Errorf("IF DELETED NOW lacks the last phase Failed:\n%s", out)
+	}
+}
+
+// A pod with activeDeadlineSeconds 60 explained with a runtime state (no
+// status) at +70 s: the kubelet's status manager has held a startTime since
+// the pod's first sync, so the active-deadline handler fails the pod
+// (DeadlineExceeded) and SyncPod returns before computePodActions (kubelet
+// v1.37.2 pkg/kubelet/active_deadline.go; kubelet_pods.go
+// generateAPIPodStatus's PodSyncHandlers). At +30 s it still runs.
+func TestExplainRuntimeOnlyPastActiveDeadline(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: deadline-demo}
+spec:
+  activeDeadlineSeconds: 60
+  restartPolicy: Never
+  containers:
+  - {name: worker, image: busybox, command: ["sh", "-c", "sleep 3600"]}
+`
+	const rt = `sandboxes:
+- {id: s1, ready: true, attempt: 0, ip: 10.244.3.4, createdAt: "2026-12-01T10:00:00Z"}
+containers:
+- {id: c1, name: worker, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:01Z", startedAt: "2026-12-01T10:00:01Z"}
+`
+	f := writeTrial3(t, "pod.yaml", pod)
+	r := writeTrial3(t, "rt.yaml", rt)
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--runtime", r, "--at", "70s"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"phase Failed", "DeadlineExceeded"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --at 70s lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "keep the pod as it is") {
+		t.Errorf("explain --at 70s keeps a pod past its active deadline:\n%s", out)
+	}
+	out, errOut, code = runCmd([]string{"explain", "-f", f, "--runtime", r, "--at", "30s"}, "")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "DeadlineExceeded") || !strings.Contains(out, "phase Running") {
+		t.Errorf("explain --at 30s: the pod is within its deadline and runs:\n%s", out)
+	}
+}
