@@ -369,15 +369,21 @@ func explain(in explainInput) *explanation {
 	if final.Phase.Phase != final.GetPhase.Phase {
 		x.Phase.Why = fmt.Sprintf("%s (getPhase gave %s: %s)", final.Phase, final.GetPhase.Phase, final.GetPhase.Why)
 	}
-	if p := final.Status.Phase; (p == v1.PodSucceeded || p == v1.PodFailed) && anyRunning(st) {
-		prev := "the phase it has"
-		if pod.Status.Phase != "" {
-			prev = "phase " + string(pod.Status.Phase)
-		}
-		x.Phase.HeldBack = fmt.Sprintf("containers still run: the status manager writes phase %s (with its reason and message) to the API only once SyncTerminatingPod has stopped them (mergePodStatus); until then the API keeps %s, with the conditions above", p, prev)
-	}
 	shown := pod.DeepCopy()
 	shown.Status = final.Status
+	if p := final.Status.Phase; (p == v1.PodSucceeded || p == v1.PodFailed) && anyRunning(st) {
+		// mergePodStatus keeps the API's phase, reason and message: the
+		// ones given, or, with no status given, the phase the kubelet
+		// wrote before, getPhase's from these containers.
+		kept := pod.Status.Phase
+		if kept == "" {
+			kept = final.GetPhase.Phase
+		}
+		shown.Status.Phase, shown.Status.Reason, shown.Status.Message = kept, pod.Status.Reason, pod.Status.Message
+		x.Phase.HeldBack = fmt.Sprintf("containers still run: the status manager writes phase %s (with its reason and message) to the API only once SyncTerminatingPod has stopped them (mergePodStatus); until then the API keeps phase %s, with the conditions and container statuses below", p, kept)
+	}
+	// kubectl reads the API object: while the phase is held back, the
+	// phase, reason and message kept there.
 	x.KubectlStatus = kubectlstatus.Compute(shown)
 
 	// Restart outlook per container.

@@ -126,3 +126,69 @@ containers:
 		t.Errorf("explain --at 30s: the pod is within its deadline and runs:\n%s", out)
 	}
 }
+
+// A pod past its activeDeadlineSeconds whose container still runs: the
+// kubelet computes phase Failed (DeadlineExceeded), but mergePodStatus
+// keeps the API's phase, reason and message until SyncTerminatingPod has
+// stopped the containers (status_manager.go:1504-1509 in v1.37.2), so
+// kubectl, which reads the API object, shows Running, not the
+// DeadlineExceeded the kubelet has in mind; the same with no status given
+// (the phase the kubelet wrote before, getPhase's Running).
+func TestExplainHeldBackPhaseIsWhatKubectlShows(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: deadline-demo, namespace: default, uid: "1234"}
+spec:
+  activeDeadlineSeconds: 60
+  restartPolicy: Never
+  nodeName: node1
+  containers:
+  - {name: worker, image: busybox, command: ["sh", "-c", "sleep 3600"]}
+status:
+  phase: Running
+  startTime: "2026-12-01T10:00:00Z"
+  hostIP: 10.0.0.1
+  podIP: 10.244.3.4
+  conditions:
+  - {type: PodReadyToStartContainers, status: "True", lastTransitionTime: "2026-12-01T10:00:01Z"}
+  - {type: Initialized, status: "True", lastTransitionTime: "2026-12-01T10:00:00Z"}
+  - {type: Ready, status: "True", lastTransitionTime: "2026-12-01T10:00:01Z"}
+  - {type: ContainersReady, status: "True", lastTransitionTime: "2026-12-01T10:00:01Z"}
+  - {type: PodScheduled, status: "True", lastTransitionTime: "2026-12-01T10:00:00Z"}
+  containerStatuses:
+  - name: worker
+    image: busybox
+    imageID: docker.io/library/busybox@sha256:abc
+    containerID: containerd://c1
+    ready: true
+    started: true
+    restartCount: 0
+    state:
+      running: {startedAt: "2026-12-01T10:00:01Z"}
+`
+	f := writeTrial3(t, "pod.yaml", pod)
+	for _, at := range []string{"70s", "30s"} {
+		out, errOut, code := runCmd([]string{"explain", "-f", f, "--at", at}, "")
+		if code != exitOK {
+			t.Fatalf("--at %s: exit %d: %s", at, code, errOut)
+		}
+		if !strings.Contains(out, "  kubectl get pods shows STATUS Running\n") {
+			t.Errorf("--at %s: kubectl STATUS not Running:\n%s", at, out)
+		}
+		held := strings.Contains(out, "until then the API keeps phase Running, with the conditions and container statuses below")
+		if held != (at == "70s") {
+			t.Errorf("--at %s: held-back note %v:\n%s", at, held, out)
+		}
+		if at == "70s" && !strings.Contains(out, "phase Failed: Failed reason=DeadlineExceeded") {
+			t.Errorf("--at %s: the kubelet's phase is not Failed (DeadlineExceeded):\n%s", at, out)
+		}
+	}
+	// -o json: the same kubectl STATUS.
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--at", "70s", "-o", "json"}, "")
+	if code != exitOK {
+		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"kubectlStatus": "Running"`) {
+		t.Errorf("json: kubectlStatus not Running:\n%s", out)
+	}
+}
