@@ -257,6 +257,16 @@ func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, podLevel *v1.
 	return out, nil
 }
 
+// ResizedPod is the API server's answer to one resize request (kubectl
+// patch --subresource resize) of pod: the pod with the container values
+// of containers and the pod-level values of podLevel (nil: none) applied,
+// or why the API server refuses it (see resizedPod for the rules). A nil
+// allocatable leaves out the PodResizeValidator's check against the
+// node's allocatable, for a caller that models no node.
+func ResizedPod(pod *v1.Pod, containers map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements, f features.Set, allocatable v1.ResourceList) (*v1.Pod, error) {
+	return resizedPod(pod, containers, podLevel, f, allocatable)
+}
+
 // setRequirements writes the requests and limits of want over those of
 // to; who names the container (or "pod-level") in an error: a resource
 // other than cpu and memory, or resource claims.
@@ -364,8 +374,12 @@ func gateWords(f features.Set, g features.Gate) string {
 
 // withinAllocatable is the PodResizeValidator's
 // validateRequestsWithinAllocatable: the pod's cpu and memory requests
-// (resourcehelper.PodRequests) must not exceed the node's allocatable.
+// (resourcehelper.PodRequests) must not exceed the node's allocatable
+// (nil: no node, nothing checked).
 func withinAllocatable(pod *v1.Pod, allocatable v1.ResourceList, f features.Set) error {
+	if allocatable == nil {
+		return nil
+	}
 	req := podstatus.PodRequests(pod, f)
 	var msg []string
 	cpu, mem := req[v1.ResourceCPU], req[v1.ResourceMemory]

@@ -62,7 +62,7 @@ func (a *atFlag) Set(s string) error {
 }
 
 func runExplain(e *env) int {
-	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [--resize cpu=500m,memory=256Mi] [-o text|json|yaml]")
+	fs := newFlagSet(e, "explain", "[-f FILE|-] [--runtime FILE] [--kubelet-version 1.37] [--gate Name=bool]... [--at 90s] [--resize cpu=500m,memory=256Mi] [--resize-pod cpu=2] [-o text|json|yaml]")
 	file := fs.String("f", "", "the pod: a Pod (kubectl get pod -o yaml), a List, or a workload (Deployment, Job, …); - for standard input; none: a built-in sample")
 	rtFile := fs.String("runtime", "", "what the container runtime reports about the pod (sandboxes and container instances, YAML or JSON); none: read off the pod's status, or a pod just admitted")
 	gates := addGateFlags(fs)
@@ -70,6 +70,8 @@ func runExplain(e *env) int {
 	fs.Var(&at, "at", "the time to explain, after the pod's start (default: the last time the runtime state or status shows)")
 	var resize explainResizeFlag
 	fs.Var(&resize, "resize", "what the kubelet does with the running pod after an in-place resize, as simulate's --resize: [container:]cpu=500m,memory=256Mi (no container: each one; cpu= sets the request, the limit or both, whichever it has; requests.cpu=, limits.memory= one value); repeatable")
+	var resizePod resizePodFlag
+	fs.Var(&resizePod, "resize-pod", "what the kubelet does with the running pod after an in-place resize of its pod-level resources (spec.resources), as simulate's --resize-pod: cpu=2,memory=256Mi (cpu= sets the request, the limit or both, whichever spec.resources has; requests.cpu=, limits.memory= one value); repeatable; with --resize, one request")
 	out := fs.String("o", "text", "output: text, json or yaml")
 	if code := parseFlags(e, fs); code >= 0 {
 		return code
@@ -115,8 +117,8 @@ func runExplain(e *env) int {
 			in.st, in.stFrom = st, *rtFile
 		}
 		x := explain(in)
-		if len(resize.specs) > 0 {
-			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.specs, set); err != nil {
+		if len(resize.specs)+len(resizePod.specs) > 0 {
+			if x.Resize, err = explainResize(lp.pod, explainState(in), resize.specs, resizePod.specs, set); err != nil {
 				return inputFailed(e, "explain", err)
 			}
 		}

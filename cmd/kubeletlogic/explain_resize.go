@@ -13,6 +13,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/podstatus"
 	"github.com/kubeletlogic/kubeletlogic/restart"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
+	"github.com/kubeletlogic/kubeletlogic/sim"
 	"github.com/kubeletlogic/kubeletlogic/validation"
 )
 
@@ -80,8 +81,14 @@ func explainResizeSpecs(specs []string, pod *v1.Pod) (map[string]v1.ResourceRequ
 // what the kubelet does with the pod running once it has accepted the
 // resize.
 type resizeReport struct {
-	Asked      string            `json:"asked"`
-	Basis      string            `json:"basis"`
+	Asked string `json:"asked"`
+	// AskedPod are the --resize-pod values, a pod-level resize
+	// (spec.resources) in the same request as the --resize values.
+	AskedPod string `json:"askedPod,omitempty"`
+	Basis    string `json:"basis"`
+	// PodLevel is, with --resize-pod, what the kubelet does with the
+	// pod-level cpu and memory (the pod cgroup).
+	PodLevel   []resizeChange    `json:"podLevel,omitempty"`
 	Containers []resizeContainer `json:"containers"`
 	// Order is the order in which the kubelet applies the changes
 	// (doPodResizeAction).
@@ -102,21 +109,36 @@ type resizeChange struct {
 	// From and To are the request and limit before and after ("-": none).
 	From string `json:"from"`
 	To   string `json:"to"`
-	// Policy is the container's resizePolicy for the resource.
-	Policy string `json:"resizePolicy"`
-	// Action is one of unchanged, in place, restart, not running.
+	// Policy is the container's resizePolicy for the resource (none at
+	// pod level).
+	Policy string `json:"resizePolicy,omitempty"`
+	// Action is one of unchanged, in place, restart, not running, not
+	// resized; at pod level unchanged, resized, not resized.
 	Action string `json:"action"`
 	Say    string `json:"say"`
 }
 
-// resizedPod returns pod with the --resize values applied, or an error:
-// a value parseResize refuses (a container that matches nothing, with the
-// nearest name), a resize the API server rejects (validation.Pod), or one
-// that changes the QoS class.
-func resizedPod(pod *v1.Pod, specs []string, f features.Set) (*v1.Pod, error) {
+// resizedPod returns pod with the --resize and --resize-pod values
+// applied, one resize request, or an error: a value parseResize or
+// parseResizePod refuses (a container that matches nothing, with the
+// nearest name; a pod without pod-level resources), or a resize the API
+// server rejects, as sim.ResizedPod says (the gate
+// InPlacePodLevelResourcesVerticalScaling for a pod with pod-level
+// resources, a static pod, resources the validation rejects, a QoS class
+// that changes, pod-level requests below the containers' aggregate; the
+// node's allocatable is not checked: explain has no node). A container
+// resize alone is first checked as it always was, for its wording.
+func resizedPod(pod *v1.Pod, specs, podSpecs []string, f features.Set) (*v1.Pod, error) {
 	sets, err := explainResizeSpecs(specs, pod)
 	if err != nil {
 		return nil, err
+	}
+	if len(podSpecs) > 0 {
+		podLevel, err := parseResizePod(podSpecs, pod)
+		if err != nil {
+			return nil, err
+		}
+		return apiResized(pod, sets, podLevel, specs, podSpecs, f)
 	}
 	out := pod.DeepCopy()
 	for _, c := range resizable(out) {
@@ -139,7 +161,30 @@ func resizedPod(pod *v1.Pod, specs []string, f features.Set) (*v1.Pod, error) {
 	if a, b := qosOf(pod, f), qosOf(out, f); a != b {
 		return nil, fmt.Errorf("--resize: the QoS class would change from %s to %s, which the API server rejects for a resize (keep requests equal to limits in a Guaranteed pod)", a, b)
 	}
+	return apiResized(pod, sets, nil, specs, nil, f)
+}
+
+// apiResized is sim.ResizedPod's answer, its error quoting the flags as
+// typed.
+func apiResized(pod *v1.Pod, sets map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements, specs, podSpecs []string, f features.Set) (*v1.Pod, error) {
+	out, err := sim.ResizedPod(pod, sets, podLevel, f, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", askedWords(specs, podSpecs), strings.ReplaceAll(strings.TrimPrefix(err.Error(), "resize: "), "\n", "; "))
+	}
 	return out, nil
+}
+
+// askedWords are the resize flags as typed: --resize app:cpu=1 --resize-pod
+// cpu=2.
+func askedWords(specs, podSpecs []string) string {
+	var w []string
+	for _, s := range specs {
+		w = append(w, "--resize "+s)
+	}
+	for _, s := range podSpecs {
+		w = append(w, "--resize-pod "+s)
+	}
+	return strings.Join(w, " ")
 }
 
 func qosOf(pod *v1.Pod, f features.Set) v1.PodQOSClass {
@@ -191,15 +236,17 @@ func actuatedAs(old *v1.Pod) podactions.Actuated {
 }
 
 // explainResize says what the kubelet does with the running pod once it
-// has accepted the resize: podactions.Compute with the resized spec as the
-// allocated pod and old's resources as the actuated record, on st (the
-// pod's containers running when st is nil or shows none running).
-func explainResize(old *v1.Pod, st *runtimestate.Pod, specs []string, f features.Set) (*resizeReport, error) {
-	pod, err := resizedPod(old, specs, f)
+// has accepted the resize (the --resize values specs and the --resize-pod
+// values podSpecs, one request): podactions.Compute with the resized spec
+// as the allocated pod and old's resources, its pod-level ones included,
+// as the actuated record, on st (the pod's containers running when st is
+// nil or shows none running).
+func explainResize(old *v1.Pod, st *runtimestate.Pod, specs, podSpecs []string, f features.Set) (*resizeReport, error) {
+	pod, err := resizedPod(old, specs, podSpecs, f)
 	if err != nil {
 		return nil, err
 	}
-	r := &resizeReport{Asked: strings.Join(specs, " ")}
+	r := &resizeReport{Asked: strings.Join(specs, " "), AskedPod: strings.Join(podSpecs, " ")}
 	r.Basis = "the runtime state: the containers running now"
 	if st == nil || len(steadyRunning(st)) == 0 {
 		st = steadyState(old)
@@ -222,12 +269,15 @@ func explainResize(old *v1.Pod, st *runtimestate.Pod, specs []string, f features
 	}
 
 	resizeOn := f.Enabled(features.InPlacePodVerticalScaling)
+	if len(podSpecs) > 0 {
+		r.PodLevel = podLevelChanges(old, pod, acts, f)
+	}
 	for _, c := range resizable(pod) {
 		oc := containerSpec(old, c.Name)
 		rc := resizeContainer{Name: c.Name}
 		in := st.Newest(c.Name)
 		for _, res := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
-			ch := resizeChange{Resource: string(res), From: reqLim(oc, res), To: reqLim(c, res), Policy: policyFor(c, res)}
+			ch := resizeChange{Resource: string(res), From: reqLimIn(old, oc, res, f), To: reqLimIn(pod, c, res, f), Policy: policyFor(c, res)}
 			changed := ch.From != ch.To
 			switch {
 			case !changed:
@@ -252,13 +302,19 @@ func explainResize(old *v1.Pod, st *runtimestate.Pod, specs []string, f features
 				ch.Action = "in place"
 				ch.Say = inPlaceWords(c.Name, res, u)
 			}
+			if changed && ch.Action != "unchanged" && followsPodLimit(pod, c, res, f) {
+				ch.Say = fmt.Sprintf("%s has no %s limit of its own and follows the pod-level one (GetLimits); ", c.Name, res) + ch.Say
+			}
 			rc.Resources = append(rc.Resources, ch)
 		}
 		r.Containers = append(r.Containers, rc)
 	}
-	r.Order = resizeOrder(acts, old, pod)
+	r.Order = resizeOrder(acts, old, pod, f)
 	r.Outside = []string{
 		"before computePodActions the kubelet's allocation manager admits the resize (handlePodResourcesResize, canAdmitPod): Infeasible (more than the node's allocatable; a Guaranteed pod under the static CPU or memory manager policy; a container with swap; a pod that may not be resized) or Deferred (no room now: retried on later syncs) is decided there and shows as the PodResizePending condition; this assumes the resize was accepted",
+	}
+	if len(podSpecs) > 0 {
+		r.Outside = append(r.Outside, "the API server's PodResizeValidator also refuses requests above the node's allocatable, which explain does not know (simulate checks them against its node); the pod cgroup's values are compared as quantities, not as the cpu shares and quota they round to")
 	}
 	r.Say = resizeReportWords(r)
 	return r, nil
@@ -275,6 +331,86 @@ func reqLim(c *v1.Container, res v1.ResourceName) string {
 		return "request - limit -"
 	}
 	return fmt.Sprintf("request %s limit %s", show(c.Resources.Requests), show(c.Resources.Limits))
+}
+
+// reqLimIn is reqLim for container c of pod, a limit c takes from the
+// pod-level resources shown as such: "request 100m limit 1 (pod-level)".
+func reqLimIn(pod *v1.Pod, c *v1.Container, res v1.ResourceName, f features.Set) string {
+	s := reqLim(c, res)
+	if c != nil && followsPodLimit(pod, c, res, f) {
+		p := pod.Spec.Resources.Limits[res]
+		s = strings.TrimSuffix(s, "limit -") + "limit " + p.String() + " (pod-level)"
+	}
+	return s
+}
+
+// followsPodLimit says whether the kubelet gives container c of pod the
+// pod-level limit for res: with gate
+// InPlacePodLevelResourcesVerticalScaling, a container without a limit of
+// its own for res (or a zero one) takes a non-zero pod-level one
+// (containerResourcesFromRequirements, GetLimits: pkg/kubelet/util/util.go:78
+// v1.37.2), as podactions reads it.
+func followsPodLimit(pod *v1.Pod, c *v1.Container, res v1.ResourceName, f features.Set) bool {
+	if !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) || pod.Spec.Resources == nil || len(pod.Spec.Resources.Limits) == 0 {
+		return false
+	}
+	own, p := c.Resources.Limits[res], pod.Spec.Resources.Limits[res]
+	return own.IsZero() && !p.IsZero()
+}
+
+// podLevelChanges says, per resource, what the kubelet does with a
+// pod-level resize (acts.UpdatePodLevelResources, computed by
+// computePodLevelResourcesResizeAction, kuberuntime_manager.go:1553
+// v1.37.2): it resizes the pod cgroup in doPodResizeAction (see
+// resizeOrder) and records the new pod-level values as actuated; a
+// container without a limit of its own follows the pod-level limit.
+func podLevelChanges(old, pod *v1.Pod, acts podactions.Actions, f features.Set) []resizeChange {
+	var out []resizeChange
+	for _, res := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+		ch := resizeChange{Resource: string(res), From: podReqLim(old, res), To: podReqLim(pod, res)}
+		switch {
+		case ch.From == ch.To:
+			ch.Action, ch.Say = "unchanged", "unchanged"
+		case !f.Enabled(features.InPlacePodVerticalScaling):
+			ch.Action, ch.Say = "not resized", "gate InPlacePodVerticalScaling is off: the kubelet does not resize a running pod (doPodResizeAction is not called); the new values apply when the pod is next created"
+		case !acts.UpdatePodLevelResources:
+			ch.Action, ch.Say = "unchanged", "no update decided (the values as the kubelet compares them are equal)"
+		default:
+			ch.Action = "resized"
+			ch.Say = "the kubelet resizes the pod cgroup (below) and records the new pod-level values as actuated"
+			ol, nl := old.Spec.Resources.Limits[res], pod.Spec.Resources.Limits[res]
+			if ol.Cmp(nl) == 0 {
+				if res == v1.ResourceMemory {
+					ch.Say += "; only the request changes, and a memory request is written to no cgroup (doPodResizeAction sets the pod's memory limit alone): no container is updated for it"
+				} else {
+					ch.Say += "; only the request changes, which sets the pod cgroup's cpu shares: no container is updated for it"
+				}
+				break
+			}
+			var follow []string
+			for _, c := range resizable(pod) {
+				if followsPodLimit(pod, c, res, f) {
+					follow = append(follow, c.Name)
+				}
+			}
+			if len(follow) == 0 {
+				ch.Say += fmt.Sprintf("; every container has a %s limit of its own: none follows the pod-level limit", res)
+			} else {
+				ch.Say += fmt.Sprintf("; the containers without a %s limit of their own take the pod-level one and are resized with it, in place or by a restart per their resizePolicy (below): %s", res, strings.Join(follow, ", "))
+			}
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// podReqLim is reqLim for the pod-level resources.
+func podReqLim(pod *v1.Pod, res v1.ResourceName) string {
+	c := &v1.Container{}
+	if pod.Spec.Resources != nil {
+		c.Resources = *pod.Spec.Resources
+	}
+	return reqLim(c, res)
 }
 
 func policyFor(c *v1.Container, res v1.ResourceName) string {
@@ -317,12 +453,17 @@ func bytesQ(v int64) string {
 	return resource.NewQuantity(v, resource.BinarySI).String()
 }
 
-// resizeOrder is doPodResizeAction's order for acts: memory, then cpu;
-// per resource the pod cgroup before the containers when its value grows,
-// after when it shrinks; decreases before increases among the containers.
-func resizeOrder(acts podactions.Actions, old, pod *v1.Pod) []string {
+// resizeOrder is doPodResizeAction's order for acts (kuberuntime_manager.go
+// :882 v1.37.2): memory, then cpu; per resource the pod cgroup before the
+// containers when its value grows, after when it shrinks; decreases before
+// increases among the containers; with a pod-level resize, each resource's
+// step runs even when no container changes, and records the pod-level
+// values as actuated. SyncPod calls it only with gate
+// InPlacePodVerticalScaling (:1801).
+func resizeOrder(acts podactions.Actions, old, pod *v1.Pod, f features.Set) []string {
 	var out []string
-	if len(acts.MemoryUpdates) == 0 && len(acts.CPUUpdates) == 0 && !acts.UpdatePodResources {
+	podLevel := acts.UpdatePodLevelResources
+	if !f.Enabled(features.InPlacePodVerticalScaling) || len(acts.MemoryUpdates) == 0 && len(acts.CPUUpdates) == 0 && !acts.UpdatePodResources && !podLevel {
 		return nil
 	}
 	// The steps are numbered as listed: a cpu-only resize has no memory
@@ -342,25 +483,63 @@ func resizeOrder(acts podactions.Actions, old, pod *v1.Pod) []string {
 		}
 		return strings.Join(s, ", ")
 	}
-	if len(acts.MemoryUpdates) > 0 || acts.UpdatePodResources {
-		l := step() + "memory: " + podCgroupWords(old, pod, v1.ResourceMemory, "limit", true)
+	// validatePodResizeAction checks the memory usage only when a
+	// container's memory is updated or one restarts (:1159).
+	checked := len(acts.MemoryUpdates) > 0 || acts.UpdatePodResources
+	if len(acts.MemoryUpdates) > 0 || acts.UpdatePodResources || podLevel {
+		w, moved := podCgroupWords(old, pod, v1.ResourceMemory, "limit", f, checked)
+		l := step() + "memory: " + w
 		if len(acts.MemoryUpdates) > 0 {
 			l += "; containers, decreases before increases: " + names(acts.MemoryUpdates, v1.ResourceMemory)
 		}
+		if podLevel {
+			l += podRecordWords(old, pod, v1.ResourceMemory, moved, f)
+		}
 		out = append(out, l)
 	}
-	if len(acts.CPUUpdates) > 0 || acts.UpdatePodResources {
-		l := step() + "cpu: " + podCgroupWords(old, pod, v1.ResourceCPU, "limit", true) + "; " + podCgroupWords(old, pod, v1.ResourceCPU, "request", false)
+	if len(acts.CPUUpdates) > 0 || acts.UpdatePodResources || podLevel {
+		lw, lm := podCgroupWords(old, pod, v1.ResourceCPU, "limit", f, checked)
+		rw, rm := podCgroupWords(old, pod, v1.ResourceCPU, "request", f, checked)
+		l := step() + "cpu: " + lw + "; " + rw
 		if len(acts.CPUUpdates) > 0 {
 			l += "; containers, decreases before increases: " + names(acts.CPUUpdates, v1.ResourceCPU)
+		}
+		if podLevel {
+			l += podRecordWords(old, pod, v1.ResourceCPU, lm || rm, f)
 		}
 		out = append(out, l)
 	}
 	if acts.UpdatePodResources {
 		out = append(out, "containers restarted for the resize are killed first, the pod cgroup resized, and they start again with the new values in the same sync")
 	}
+	if podLevel {
+		if f.Version().Minor() >= 36 {
+			out = append(out, "each pod cgroup write is preceded by UpdatePodSandboxResources: the runtime is told first, and its refusal fails the resize")
+		} else {
+			out = append(out, "each pod cgroup write is followed by UpdatePodSandboxResources, best effort (v1.35)")
+		}
+	}
 	out = append(out, "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away")
 	return out
+}
+
+// podRecordWords says when doPodResizeAction records the pod-level values
+// of res as actuated ("; ..."): from v1.36 after the resource's step
+// (kuberuntime_manager.go:1084 v1.37.2); in v1.35 with each pod cgroup
+// write (:903 v1.35.4), so not at all when the pod cgroup's value for res
+// stays (moved false): a pod-level value of res that changed is then never
+// recorded, and the next syncs find the resize again.
+func podRecordWords(old, pod *v1.Pod, res v1.ResourceName, moved bool, f features.Set) string {
+	if f.Version().Minor() >= 36 {
+		return fmt.Sprintf("; then the kubelet records the pod-level %s as actuated (updateActuatedPodLevelResources)", res)
+	}
+	if moved {
+		return fmt.Sprintf("; the kubelet records the pod-level %s as actuated with the pod cgroup write (v1.35)", res)
+	}
+	if podReqLim(old, res) == podReqLim(pod, res) {
+		return ""
+	}
+	return fmt.Sprintf("; v1.35 records the pod-level %s as actuated only with a pod cgroup write, and there is none: the record keeps the old %s values, and every later sync finds the pod-level resize again (PodResizeInProgress stays)", res, res)
 }
 
 // less says whether a resource's update is a decrease: the limit when it
@@ -373,7 +552,22 @@ func less(dl, cl, dr, cr int64) bool {
 }
 
 func resizeReportWords(r *resizeReport) []string {
-	out := []string{fmt.Sprintf("--resize %s, on %s:", r.Asked, r.Basis)}
+	var asked []string
+	if r.Asked != "" {
+		asked = append(asked, "--resize "+r.Asked)
+	}
+	if r.AskedPod != "" {
+		asked = append(asked, "--resize-pod "+r.AskedPod)
+	}
+	out := []string{fmt.Sprintf("%s, on %s:", strings.Join(asked, " "), r.Basis)}
+	for _, ch := range r.PodLevel {
+		if ch.Action == "unchanged" && ch.Say == "unchanged" {
+			out = append(out, fmt.Sprintf("  pod-level %s: unchanged (%s)", ch.Resource, ch.From))
+			continue
+		}
+		out = append(out, fmt.Sprintf("  pod-level %s: %s -> %s", ch.Resource, ch.From, ch.To))
+		out = append(out, "    "+ch.Say)
+	}
 	for _, c := range r.Containers {
 		for _, ch := range c.Resources {
 			if ch.Action == "unchanged" {
@@ -439,36 +633,64 @@ func podTotal(pod *v1.Pod, res v1.ResourceName, which string) (q resource.Quanti
 	return q, true
 }
 
-// podCgroupWords says how the pod cgroup's value for res moves and so
-// whether doPodResizeAction sets it before or after the containers.
-func podCgroupWords(old, pod *v1.Pod, res v1.ResourceName, which string, limit bool) string {
+// podCgroupValue is the pod cgroup's value for res (ResourceConfigForPod,
+// pkg/kubelet/cm/helpers_linux.go:180 v1.37.2): with gate
+// PodLevelResources, a non-zero pod-level request or limit (of which) is
+// the value (podLevel true); otherwise the containers' podTotal.
+func podCgroupValue(pod *v1.Pod, res v1.ResourceName, which string, f features.Set) (q resource.Quantity, ok, podLevel bool) {
+	if r := pod.Spec.Resources; f.Enabled(features.PodLevelResources) && r != nil {
+		l := r.Requests
+		if which == "limit" {
+			l = r.Limits
+		}
+		if v, has := l[res]; has && !v.IsZero() {
+			return v, true, true
+		}
+	}
+	q, ok = podTotal(pod, res, which)
+	return q, ok, false
+}
+
+// podCgroupWords says how the pod cgroup's value for res (of which: its
+// limit, or for cpu its request) moves and so whether doPodResizeAction
+// sets it before or after the containers; moved says it changes. checked
+// says the memory usage is checked before (validatePodResizeAction).
+func podCgroupWords(old, pod *v1.Pod, res v1.ResourceName, which string, f features.Set, checked bool) (words string, moved bool) {
 	what := map[v1.ResourceName]string{v1.ResourceMemory: "memory limit", v1.ResourceCPU: "cpu quota (from the limits)"}[res]
-	if !limit {
+	if which != "limit" {
 		what = "cpu shares (from the requests)"
 	}
-	if pod.Spec.Resources != nil && (len(pod.Spec.Resources.Limits) > 0 || len(pod.Spec.Resources.Requests) > 0) {
-		return "the pod cgroup's " + what + " follows the pod-level resources: set before the containers if it grows, after them if it shrinks"
-	}
-	a, okA := podTotal(old, res, which)
-	b, okB := podTotal(pod, res, which)
-	if !okA || !okB {
-		return "the pod cgroup has no " + what + " (a container has no limit): left as it is"
+	a, okA, _ := podCgroupValue(old, res, which, f)
+	b, okB, pl := podCgroupValue(pod, res, which, f)
+	switch {
+	case !okB:
+		return "the pod cgroup has no " + what + " (a container has no limit): left as it is", false
+	case !okA:
+		return fmt.Sprintf("the pod cgroup gets a %s of %s where it had none", what, b.String()), true
 	}
 	note := ""
-	for i := range pod.Spec.InitContainers {
-		if !restart.IsSidecar(&pod.Spec.InitContainers[i]) {
-			note = " (the sum over the containers and sidecars; a larger init container would raise it)"
+	if pl {
+		note = " (the pod-level value)"
+	} else {
+		for i := range pod.Spec.InitContainers {
+			if !restart.IsSidecar(&pod.Spec.InitContainers[i]) {
+				note = " (the sum over the containers and sidecars; a larger init container would raise it)"
+			}
 		}
 	}
 	switch a.Cmp(b) {
 	case 0:
-		return fmt.Sprintf("the pod cgroup's %s stays %s%s", what, a.String(), note)
+		return fmt.Sprintf("the pod cgroup's %s stays %s%s", what, a.String(), note), false
 	case -1:
-		return fmt.Sprintf("the pod cgroup's %s grows %s -> %s%s: set before the containers", what, a.String(), b.String(), note)
+		return fmt.Sprintf("the pod cgroup's %s grows %s -> %s%s: set before the containers", what, a.String(), b.String(), note), true
 	}
 	s := fmt.Sprintf("the pod cgroup's %s shrinks %s -> %s%s: set after the containers", what, a.String(), b.String(), note)
 	if res == v1.ResourceMemory {
-		s += ", once the pod's memory usage is checked to be below it"
+		if checked {
+			s += ", once the pod's memory usage is checked to be below it"
+		} else {
+			s += ", with no memory-usage check first (validatePodResizeAction checks it only when a container's memory is updated or a container restarts for the resize)"
+		}
 	}
-	return s
+	return s, true
 }

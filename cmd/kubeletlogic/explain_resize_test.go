@@ -187,7 +187,7 @@ func TestExplainResizeFollowsPolicy(t *testing.T) {
 		if len(specs) == 0 {
 			return
 		}
-		r, err := explainResize(pods[0].pod, nil, specs, features.Set{})
+		r, err := explainResize(pods[0].pod, nil, specs, nil, features.Set{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -466,8 +466,9 @@ func TestExplainResizeMemoryLimitCheckOnlyWhenItShrinks(t *testing.T) {
 // when nothing changes: a container restarted for the resize gives the pod
 // cgroup's steps without containers, a memory-only resize no cpu step, a
 // pod with a container without a cpu limit no cpu quota; the pod cgroup
-// follows pod-level resources when the pod sets some (not an empty
-// resources: {}).
+// takes a pod-level value where the pod sets one, and the containers' sum
+// where it sets none (pod-level requests alone leave the memory limit to
+// the containers: ResourceConfigForPod).
 func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 	const oneWeb = "apiVersion: v1\nkind: Pod\nmetadata: {name: one}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    resources:\n      requests: {cpu: 100m, memory: 64Mi}\n      limits: {memory: 128Mi}\n"
 	const reread = "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
@@ -495,7 +496,7 @@ func TestExplainResizeOrderListsOnlyWhatChanges(t *testing.T) {
 			reread,
 		}},
 		{"pod-level requests", strings.Replace(oneWeb, "spec:\n", "spec:\n  resources: {requests: {cpu: 200m, memory: 256Mi}}\n", 1), "web:memory=200Mi", []string{
-			"1. memory: the pod cgroup's memory limit follows the pod-level resources: set before the containers if it grows, after them if it shrinks; containers, decreases before increases: web (up)",
+			"1. memory: the pod cgroup's memory limit grows 128Mi -> 200Mi: set before the containers; containers, decreases before increases: web (up)",
 			reread,
 		}},
 		{"nothing changes", resizeManifest, "worker:requests.cpu=250m", nil},
