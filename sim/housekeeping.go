@@ -31,7 +31,7 @@ func (p *podSim) pruneDead(name string, t time.Time) {
 		if kept > keep {
 			at := t.Sub(p.node.start)
 			c := Call{Method: "RemoveContainer", Name: in.c.Name, ID: in.c.ID, At: at, Done: at}
-			e := p.log(KindCRI, t, c.String()+" (container clean-up)")
+			e := p.log(KindCRI, t, c.text(" (container clean-up)"))
 			e.Call = p.newCall(c)
 			p.rt.remove(in.c.ID, false)
 			p.markDirty()
@@ -255,7 +255,7 @@ func (p *podSim) sandboxActive(sb runtimestate.Sandbox, removed []*instance) boo
 func (p *podSim) gcCall(c Call, t time.Time, d time.Duration) time.Time {
 	c.At = t.Sub(p.node.start)
 	c.Done = c.At + d
-	e := p.log(KindCRI, t, c.String()+" (container GC)")
+	e := p.log(KindCRI, t, c.text(" (container GC)"))
 	e.Call = p.newCall(c)
 	return t.Add(d)
 }

@@ -44,7 +44,10 @@ type Node struct {
 	pods      map[string]*podSim // by namespace/name, while simulated
 	wake      wakeHeap
 	reporting []*podSim // pods with entries not reported yet
-	added     int
+	// due and cursors are runDue's and mergeEntries' buffers.
+	due     []*podSim
+	cursors []mergeCursor
+	added   int
 	// arenas are the worker goroutines' entry arenas (arena).
 	arenas []*entryArena
 }
@@ -388,7 +391,7 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 	}
 	var r Report
 	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
-	r.Entries = mergeEntries(dst, n.reporting)
+	r.Entries = mergeEntries(dst, n.reporting, &n.cursors)
 	for _, p := range n.reporting {
 		// The list is the worker arena's, or its own: dropped either way
 		// (a pod logs into an arena when it next runs), but on a node that
@@ -455,7 +458,9 @@ func (n *Node) runInOrder(t time.Time) {
 // runDue runs each pod with events due at or before t to t, the pods in
 // parallel.
 func (n *Node) runDue(t time.Time) {
-	var due []*podSim
+	// The list is the node's, kept from one advance to the next.
+	due := n.due[:0]
+	defer func() { clear(due); n.due = due[:0] }()
 	for len(n.wake) > 0 {
 		if n.wake[0].wakeKey > t.UnixNano() {
 			break
@@ -543,10 +548,15 @@ func (h *wakeHeap) Pop() any {
 	return p
 }
 
+// mergeCursor is one pod's place in mergeEntries: its position in pods and
+// the index of its next entry.
+type mergeCursor struct{ pod, i int }
+
 // mergeEntries merges the entries of pods (sorted by index), each pod's in
 // time order, into one list in time order, pods in index order at the same
-// time, appended to dst (nil: a new list; none: dst, or nil).
-func mergeEntries(dst []Entry, pods []*podSim) []Entry {
+// time, appended to dst (nil: a new list; none: dst, or nil). buf, when
+// not nil, holds the cursors' array from one merge to the next.
+func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 	total := 0
 	for _, p := range pods {
 		total += len(p.entries)
@@ -557,8 +567,15 @@ func mergeEntries(dst []Entry, pods []*podSim) []Entry {
 	out := slices.Grow(dst, total)
 	// A heap of cursors, by the time of their next entry, then pod index
 	// (the position in pods).
-	type cursor struct{ pod, i int }
-	h := make([]cursor, 0, len(pods))
+	type cursor = mergeCursor
+	var h []cursor
+	if buf != nil {
+		h = (*buf)[:0]
+		defer func() { *buf = h[:0] }()
+	}
+	if cap(h) < len(pods) {
+		h = make([]cursor, 0, len(pods))
+	}
 	less := func(a, b cursor) bool {
 		x, y := pods[a.pod].entries[a.i].At, pods[b.pod].entries[b.i].At
 		if x != y {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -88,7 +89,9 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	events := p.events[:0]
 	defer func() { clear(events); p.events = events[:0] }()
-	died := map[string]bool{}
+	// died are the names of the containers with an instance that died,
+	// each once (a buffer of the pod's, as events).
+	died := p.died[:0]
 	anyDied := false
 	ids := p.ids[:0]
 	for id := range cur {
@@ -112,7 +115,9 @@ func (p *podSim) relistAt(t time.Time) {
 			events = append(events, "ContainerDied "+id)
 			anyDied = true
 			if in := p.rt.find(id); in != nil {
-				died[in.c.Name] = true
+				if !slices.Contains(died, in.c.Name) {
+					died = append(died, in.c.Name)
+				}
 			}
 		case "":
 			if old == "running" || old == "unknown" {
@@ -153,15 +158,13 @@ func (p *podSim) relistAt(t time.Time) {
 	if anyDied && (p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved) {
 		p.pruneDead("", t)
 	} else {
-		names := make([]string, 0, len(died))
-		for name := range died {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		sort.Strings(died)
+		for _, name := range died {
 			p.pruneDead(name, t)
 		}
 	}
+	clear(died)
+	p.died = died[:0]
 	if worthy {
 		p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
 	}

@@ -61,6 +61,7 @@ type podSim struct {
 	spare     map[string]string // the record's other map (relistAt)
 	ids       []string          // relistAt's buffers
 	events    []string
+	died      []string
 	seen      bool
 	// pod worker
 	busy        bool

@@ -287,9 +287,12 @@ type Call struct {
 	PullFailed bool   `json:"pullFailed,omitempty"`
 }
 
-func (c Call) String() string {
-	// Built by hand, not with fmt: a line per call is written on every
-	// sync. The line is built on the stack; only the string is allocated.
+func (c Call) String() string { return c.text("") }
+
+// text is String followed by suffix. Built by hand, not with fmt: a line
+// per call is written on every sync. The line is built on the stack; only
+// the string is allocated.
+func (c Call) text(suffix string) string {
 	var num [20]byte
 	var buf [160]byte
 	b := buf[:0]
@@ -332,6 +335,7 @@ func (c Call) String() string {
 			b = append(b, " (SIGKILL)"...)
 		}
 	}
+	b = append(b, suffix...)
 	return string(b)
 }
 
