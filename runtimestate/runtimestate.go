@@ -142,6 +142,31 @@ type Resources struct {
 	MemoryLimit   *resource.Quantity `json:"memoryLimit,omitempty"`
 }
 
+// FirstSeen returns the earliest time the state shows: the creation of a
+// sandbox or of a container instance, or an instance's start. Zero when it
+// shows none (or p is nil). For a pod the runtime runs, it stands for the
+// pod's first sync, when the kubelet set status.startTime (just before it
+// created the first sandbox).
+func (p *Pod) FirstSeen() time.Time {
+	var first time.Time
+	see := func(t time.Time) {
+		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	if p == nil {
+		return first
+	}
+	for i := range p.Sandboxes {
+		see(p.Sandboxes[i].CreatedAt)
+	}
+	for i := range p.Containers {
+		see(p.Containers[i].CreatedAt)
+		see(p.Containers[i].StartedAt)
+	}
+	return first
+}
+
 // LatestSandbox returns Sandboxes[0], or nil when there is none.
 func (p *Pod) LatestSandbox() *Sandbox {
 	if p == nil || len(p.Sandboxes) == 0 {

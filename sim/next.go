@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/apidefaults"
 	"github.com/kubeletlogic/kubeletlogic/internal/keycheck"
@@ -109,7 +110,12 @@ type NextResult struct {
 //   - actuated resources: NextOptions.Actuated over, and else, the record
 //     the kubelet writes from the spec (InitializeActuatedPod on v1.37; the
 //     resources of what the runtime shows started before);
-//   - the grace period of SyncTerminatingPod: the one UpdatePod stores.
+//   - the grace period of SyncTerminatingPod: the one UpdatePod stores;
+//   - the pod's startTime, when its status gives none and the runtime
+//     shows a sandbox or an instance: the earliest time the runtime shows
+//     (runtimestate.Pod.FirstSeen), for the kubelet set it at the pod's
+//     first sync and has held it since (an activeDeadlineSeconds counts
+//     from it).
 //
 // The pod is read as the API server stores it, as Simulate reads it: a
 // copy with the API server's defaults filled in (apidefaults.Pod: an
@@ -130,6 +136,11 @@ func Next(pod *v1.Pod, st *runtimestate.Pod, o NextOptions) NextResult {
 	if pod != nil {
 		pod = apidefaults.PodCopy(pod)
 		apidefaults.Created(pod)
+		if pod.Status.StartTime == nil {
+			if t := st.FirstSeen(); !t.IsZero() {
+				pod.Status.StartTime = &metav1.Time{Time: t}
+			}
+		}
 	}
 	in := SyncInput{Pod: pod, Runtime: st, Now: o.Now, Kubelet: o.Kubelet, Containers: o.Containers, Delays: o.Delays}
 	if in.Now.IsZero() {

@@ -611,3 +611,53 @@ containers:
 		}
 	}
 }
+
+// A pod with activeDeadlineSeconds handed to Next without a status, with
+// the runtime running it: the kubelet set status.startTime at the pod's
+// first sync (just before its first sandbox) and has held it since, and its
+// active-deadline handler counts from it. Past the deadline the status is
+// Failed (DeadlineExceeded) and SyncPod starts and kills nothing
+// (kubelet.go SyncPod returns early); before it, Running. The stored
+// status's startTime is the runtime's first sandbox.
+func TestNextDeadlineCountsFromTheRuntimesStart(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	deadline := int64(60)
+	never := v1.RestartPolicyNever
+	pod := &v1.Pod{Spec: v1.PodSpec{ActiveDeadlineSeconds: &deadline, RestartPolicy: never,
+		Containers: []v1.Container{{Name: "worker", Image: "busybox"}}}}
+	pod.Name, pod.Namespace, pod.UID = "deadline-demo", "default", "u1"
+	st := &runtimestate.Pod{Name: pod.Name, Namespace: pod.Namespace, UID: pod.UID,
+		Sandboxes:  []runtimestate.Sandbox{{ID: "s1", Ready: true, CreatedAt: t0}},
+		Containers: []runtimestate.Container{{ID: "c1", Name: "worker", SandboxID: "s1", State: runtimestate.Running, CreatedAt: t0.Add(900 * time.Millisecond), StartedAt: t0.Add(time.Second)}}}
+	if got := st.FirstSeen(); !got.Equal(t0) {
+		t.Fatalf("FirstSeen %v, want the sandbox's creation %v", got, t0)
+	}
+	for _, c := range []struct {
+		after  time.Duration
+		phase  v1.PodPhase
+		reason string
+	}{
+		{30 * time.Second, v1.PodRunning, ""},
+		{70 * time.Second, v1.PodFailed, "DeadlineExceeded"},
+	} {
+		r := sim.Next(pod, st, sim.NextOptions{Now: t0.Add(c.after)})
+		if len(r.Statuses) == 0 {
+			t.Fatalf("+%s: no status stored", c.after)
+		}
+		s := r.Statuses[0].Status
+		if s.Phase != c.phase || s.Reason != c.reason {
+			t.Errorf("+%s: phase %s reason %q, want %s %q", c.after, s.Phase, s.Reason, c.phase, c.reason)
+		}
+		if s.StartTime == nil || !s.StartTime.Time.Equal(t0) {
+			t.Errorf("+%s: startTime %v, want %v", c.after, s.StartTime, t0)
+		}
+		for _, call := range r.Calls {
+			if call.Method == "StartContainer" || call.Method == "RunPodSandbox" {
+				t.Errorf("+%s: %s", c.after, call)
+			}
+		}
+	}
+	if pod.Status.StartTime != nil {
+		t.Error("Next changed the pod it was given")
+	}
+}

@@ -765,21 +765,7 @@ func startOf(pod *v1.Pod, st *runtimestate.Pod) (time.Time, bool) {
 	if pod.Status.StartTime != nil && !pod.Status.StartTime.IsZero() {
 		return pod.Status.StartTime.Time, true
 	}
-	var first time.Time
-	see := func(t time.Time) {
-		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
-			first = t
-		}
-	}
-	if st != nil {
-		for _, s := range st.Sandboxes {
-			see(s.CreatedAt)
-		}
-		for _, c := range st.Containers {
-			see(c.CreatedAt)
-			see(c.StartedAt)
-		}
-	}
+	first := st.FirstSeen()
 	return first, !first.IsZero()
 }
 
