@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -256,6 +257,12 @@ func conditionRule(t v1.PodConditionType) string {
 		return "Ready follows ContainersReady and the readiness gates (GeneratePodReadyCondition)"
 	case v1.PodScheduled:
 		return "the kubelet writes PodScheduled=True"
+	case v1.PodReadyToStartContainers:
+		q := make([]string, len(sandboxMessages))
+		for i, m := range sandboxMessages {
+			q[i] = strconv.Quote(m)
+		}
+		return "PodReadyToStartContainers' status is taken as given (the sandbox is not in the API status); with False, v1.37 writes reason PodSandboxNotReady and one of the messages " + strings.Join(q, ", ") + ", earlier kubelets neither; with True, neither (GeneratePodReadyToStartContainersCondition)"
 	}
 	return "the kubelet's " + string(t) + " condition"
 }

@@ -1,6 +1,7 @@
 package podstatus
 
 import (
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -9,6 +10,7 @@ import (
 	"github.com/kubeletlogic/kubeletlogic/features"
 	"github.com/kubeletlogic/kubeletlogic/kubectlstatus"
 	"github.com/kubeletlogic/kubeletlogic/phase"
+	"github.com/kubeletlogic/kubeletlogic/vocab"
 )
 
 // RecomputeOptions are the inputs of Recompute besides the pod. The zero
@@ -68,7 +70,11 @@ type Recomputed struct {
 //     sandbox, which the API does not show.
 //   - PodReadyToStartContainers and AllContainersRestarting are taken from
 //     the pod's status as they are (the sandbox and the containers being
-//     reset are not in the API status); when the status has none, they are
+//     reset are not in the API status), but for PodReadyToStartContainers'
+//     reason and message, which follow its status and the version: none
+//     with True, or with False before v1.37; from v1.37 on, False has
+//     reason PodSandboxNotReady and one of the five sandbox messages (the
+//     status's when it is one). When the status has none, they are
 //     generated as for a runtime with no sandbox and no instance.
 //   - A terminal phase in the pod's status is kept, as the kubelet keeps a
 //     terminal phase it wrote.
@@ -101,6 +107,9 @@ func recompute(pod *v1.Pod, opts RecomputeOptions, podHasInitialized bool, befor
 		for _, c := range pod.Status.Conditions {
 			if c.Type == conds[i].Type {
 				conds[i] = *c.DeepCopy()
+				if c.Type == v1.PodReadyToStartContainers {
+					conds[i].Reason, conds[i].Message = sandboxWords(c, gen.Phase, opts.Features)
+				}
 				break
 			}
 		}
@@ -112,6 +121,30 @@ func recompute(pod *v1.Pod, opts RecomputeOptions, podHasInitialized bool, befor
 	shown.Status = gen
 	r.KubectlStatus = kubectlstatus.Compute(shown)
 	return r
+}
+
+// sandboxMessages are the messages of a False PodReadyToStartContainers
+// from v1.37 on: the reasons runtimeutil.PodSandboxChanged gives.
+var sandboxMessages = []string{vocab.MsgNoPodSandbox, vocab.MsgMultipleSandboxes, vocab.MsgSandboxNotReady, vocab.MsgNetworkNamespaceMode, vocab.MsgNoIPAddress}
+
+// sandboxWords is the reason and message the kubelet writes with a
+// PodReadyToStartContainers condition of c's status
+// (GeneratePodReadyToStartContainersCondition, generate.go:271 in
+// v1.37.2): none with True, and none with False before v1.37; from v1.37
+// on, False has reason PodSandboxNotReady and one of sandboxMessages: c's
+// when it is one, else the likeliest, "pod sandbox is not ready" for a
+// terminal phase (its sandbox stopped) and "no pod sandbox exists" before.
+func sandboxWords(c v1.PodCondition, ph v1.PodPhase, f features.Set) (reason, message string) {
+	if c.Status != v1.ConditionFalse || f.Version().Minor() < 37 {
+		return "", ""
+	}
+	if slices.Contains(sandboxMessages, c.Message) {
+		return conditions.ReasonPodSandboxNotReady, c.Message
+	}
+	if ph == v1.PodSucceeded || ph == v1.PodFailed {
+		return conditions.ReasonPodSandboxNotReady, vocab.MsgSandboxNotReady
+	}
+	return conditions.ReasonPodSandboxNotReady, vocab.MsgNoPodSandbox
 }
 
 // hadRegularInstance: some regular container of spec has a status showing
