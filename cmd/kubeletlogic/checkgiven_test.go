@@ -54,8 +54,8 @@ func TestCheckSandboxConditionWordsPerVersion(t *testing.T) {
 	bad := strings.Replace(string(src), "message: pod sandbox is not ready", "message: sandbox gone", 1)
 	for _, c := range []struct {
 		name, text, version string
-		consistent         bool
-		want               string
+		consistent          bool
+		want                string
 	}{
 		{"v1.37 words", string(src), "1.37", true, ""},
 		{"another of the five messages", other, "1.37", true, ""},
