@@ -329,6 +329,11 @@ func explain(in explainInput) *explanation {
 		now = start.Add(in.at.d)
 	}
 	x.At = "+" + now.Sub(start).String()
+	if !hasTime && in.at.set && in.at.d > 0 {
+		// Nothing shows the pod ran: the answer is for a pod admitted
+		// that long ago and never started, which is rarely the question.
+		x.Warnings = append(x.Warnings, fmt.Sprintf("--at %s with no runtime state and no times in the status: the pod is taken as never started in those %s (no sandbox, no container); what the kubelet does with it over that time is simulate --for %s", in.at.d, in.at.d, in.at.d))
+	}
 	if hasTime {
 		n := now.UTC()
 		x.Now = &n

@@ -192,3 +192,43 @@ status:
 		t.Errorf("json: kubectlStatus not Running:\n%s", out)
 	}
 }
+
+// explain --at with nothing that shows the pod ran (no runtime state, no
+// status): the answer is for a pod admitted that long ago and never
+// started; a warning says so and points at simulate. --at 0s, or a
+// runtime state, gives no such warning.
+func TestExplainAtWithoutRuntimeWarns(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: liveness-exec}
+spec:
+  containers:
+  - name: liveness
+    image: registry.k8s.io/busybox
+    livenessProbe:
+      exec: {command: [cat, /tmp/healthy]}
+      initialDelaySeconds: 5
+      periodSeconds: 5
+`
+	f := writeTrial3(t, "pod.yaml", pod)
+	const warn = "warning: --at 40s with no runtime state and no times in the status: the pod is taken as never started in those 40s (no sandbox, no container); what the kubelet does with it over that time is simulate --for 40s\n"
+	out, errOut, code := runCmd([]string{"explain", "-f", f, "--at", "40s"}, "")
+	if code != exitOK || !strings.Contains(out, warn) {
+		t.Errorf("--at 40s: exit %d, want the warning %q:\n%s%s", code, warn, out, errOut)
+	}
+	for _, args := range [][]string{{"--at", "0s"}, {}} {
+		out, _, _ := runCmd(append([]string{"explain", "-f", f}, args...), "")
+		if strings.Contains(out, "warning: --at") {
+			t.Errorf("%v: a warning:\n%s", args, out)
+		}
+	}
+	rt := writeTrial3(t, "rt.yaml", `sandboxes:
+- {id: s1, ready: true, createdAt: "2026-12-01T10:00:00Z"}
+containers:
+- {id: c1, name: liveness, sandboxID: s1, state: running, createdAt: "2026-12-01T10:00:00Z", startedAt: "2026-12-01T10:00:01Z"}
+`)
+	out, errOut, code = runCmd([]string{"explain", "-f", f, "--runtime", rt, "--at", "40s"}, "")
+	if code != exitOK || strings.Contains(out, "warning: --at") {
+		t.Errorf("--runtime, --at 40s: exit %d, warning or failure:\n%s%s", code, out, errOut)
+	}
+}
