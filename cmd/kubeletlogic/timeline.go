@@ -461,7 +461,7 @@ func buildPod(s *simulation, in sim.PodInput, start, end time.Duration) podPictu
 		if e.Kind == sim.KindProbe && e.Probe != nil && e.Probe.Result == vocab.ProbeFailure && (e.Probe.Probe == "liveness" || e.Probe.Probe == "startup") {
 			ln := laneOf(e.Probe.Container)
 			ln.Marks = append(ln.Marks, mark{At: e.At, Class: "probe", Label: e.Probe.Probe + " failed", Short: "failed",
-				Title: fmt.Sprintf("%s: %s probe of %s: failure threshold reached: the kubelet restarts the container", fmtSecs(e.At), e.Probe.Probe, e.Probe.ID)})
+				Title: fmt.Sprintf("%s: %s probe of %s: failure threshold reached: the kubelet kills the container; whether and when it starts again follows its restartPolicy and the crash-loop back-off", fmtSecs(e.At), e.Probe.Probe, e.Probe.ID)})
 			continue
 		}
 		if e.Kind != sim.KindCRI || e.Call == nil {
