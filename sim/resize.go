@@ -37,12 +37,17 @@ import (
 // record follows each call. With pod-level resources (gate
 // InPlacePodLevelResourcesVerticalScaling), a container without a cpu or
 // memory limit of its own takes the pod-level one (GetLimits), so a
-// pod-level limit change resizes or restarts it; the actuated pod-level
-// record follows the spec when Compute resized the pod level.
+// pod-level limit change resizes or restarts it. The actuated pod-level
+// record follows the allocated pod-level cpu and memory, per resource, as
+// each version writes it (see resize): v1.36 and v1.37 whenever Compute
+// resized the pod level; v1.35 only after a pod cgroup write of that
+// resource, so a pod-level change that writes nothing (a memory request
+// alone) is never recorded and the resize stays in progress.
 //
-// Not modelled: UpdatePodSandboxResources and the pod cgroup writes (for
-// container and pod-level resizes alike: no call in the timeline, no
-// pod-level status.resources), the memory-usage check before a memory
+// Not modelled: UpdatePodSandboxResources and the pod cgroup writes as
+// calls (for container and pod-level resizes alike: no call in the
+// timeline, no pod-level status.resources; their values are computed only
+// to decide v1.35's record, podCgroupOf), the memory-usage check before a memory
 // limit decrease, failed resizes, adding pod-level resources to a pod
 // without them, and the API server's defaulting of pod-level values a
 // resize leaves out (PodLevelResourcesFixDefaulting, v1.37).
@@ -117,8 +122,22 @@ func requirements(r podactions.Resources) v1.ResourceRequirements {
 // resize is doPodResizeAction's container part: for memory, then cpu, one
 // UpdateContainerResources call per container to update, setting the new
 // values of that resource and the current ones of the other; each call
-// updates the actuated record. The actuated pod-level resources and
-// emptyDir limits follow the spec when Compute resized them.
+// updates the actuated record. The emptyDir limits follow the spec when
+// Compute resized them. The actuated pod-level record gets, per resource
+// (recordPodLevel: its request and limit from the allocated pod level),
+// what each version writes:
+//
+//   - v1.36 and v1.37: when Compute resized the pod level (gate
+//     InPlacePodLevelResourcesVerticalScaling), memory and cpu, each once
+//     its step is done, whether or not the pod cgroup changed (v1.36.3
+//     kuberuntime_manager.go:999-1000, v1.37.2 :1084-1085).
+//   - v1.35 (gate on): a resource each time the pod cgroup is written for
+//     it, whether Compute resized the pod level or only containers
+//     (v1.35.4 :902-903, inside setPodCgroupConfig after the write): the
+//     memory limit when it changes (no memory request is written: :886,
+//     :962), the cpu quota or shares when they change (:918-:943), as
+//     ResourceConfigForPod computes them (podCgroupOf) for the allocated
+//     pod and for the pod as last actuated (actuatedPod).
 func (s *syncer) resize(acts podactions.Actions) {
 	m := &s.out.Memory
 	volumes := len(acts.VolumesToUpsize)+len(acts.VolumesToDownsize) > 0
@@ -130,6 +149,17 @@ func (s *syncer) resize(acts podactions.Actions) {
 	// the kubelet relists the pod right after the sync.
 	s.out.Reinspect = true
 	s.out.ActedOnRuntime = true
+	f := s.in.Kubelet.Features
+	podLevelGate := f.Enabled(features.InPlacePodLevelResourcesVerticalScaling)
+	// Before v1.36 the pod-level record follows the pod cgroup writes, so
+	// the cgroup as it is (taken from the records: actuatedPod) and as the
+	// allocated pod wants it are compared first, as doPodResizeAction reads
+	// the cgroup before any step.
+	var cgNow, cgWant podCgroup
+	writesRecord := podLevelGate && f.Version().Minor() < 36 && s.pod.Spec.Resources != nil
+	if writesRecord {
+		cgNow, cgWant = podCgroupOf(actuatedPod(s.pod, m.Actuated), f), podCgroupOf(s.pod, f)
+	}
 	// One current value per container, shared by its memory and cpu
 	// updates, as the kubelet's containerToUpdateInfo is.
 	current := map[string]podactions.Resources{}
@@ -137,6 +167,45 @@ func (s *syncer) resize(acts podactions.Actions) {
 		memory  bool
 		updates []podactions.Update
 	}{{true, acts.MemoryUpdates}, {false, acts.CPUUpdates}} {
+		if len(step.updates) == 0 && !acts.UpdatePodResources && !acts.UpdatePodLevelResources {
+			continue
+		}
+		rn := v1.ResourceCPU
+		if step.memory {
+			rn = v1.ResourceMemory
+		}
+		// resizeContainers for rn: the pod cgroup writes around the
+		// container updates (only their effect on the record is modelled).
+		switch {
+		case writesRecord:
+			// v1.35: a pod cgroup write of rn records rn (setPodCgroupConfig,
+			// v1.35.4 kuberuntime_manager.go:873, records at :902-903 after
+			// the write at :891). resizeContainers (:915) writes the limit
+			// when it changes (:918, :943) and the request when it changes
+			// (:924, :937); for memory it passes no request (:962: 0 and 0)
+			// and setPodCgroupConfig writes no memory request (:886). So a
+			// pod-level change that leaves rn's cgroup values as they are
+			// (a memory request alone, a cpu request within the same
+			// shares) is never recorded, and the resize stays in progress.
+			var changed bool
+			if step.memory {
+				changed = cgWant.memorySet && (!cgNow.memorySet || cgWant.memory != cgNow.memory)
+			} else {
+				changed = cgWant.shares != cgNow.shares || cgWant.quotaSet && (!cgNow.quotaSet || cgWant.quota != cgNow.quota)
+			}
+			if changed {
+				recordPodLevel(&m.Actuated, s.pod, rn)
+			}
+		case podLevelGate && acts.UpdatePodLevelResources && f.Version().Minor() >= 36:
+			// v1.36 and v1.37: once rn's step is done, with a pod-level
+			// resize to do, rn is recorded whatever was written (v1.36.3
+			// kuberuntime_manager.go:999-1000, v1.37.2 :1084-1085, at the
+			// end of resizeContainers); both steps run for a pod-level
+			// resize (v1.36.3 :1011 and :1022, v1.37.2 :1105 and :1126).
+			// The record is the same before or after the container
+			// updates of the step, so it is written before them here.
+			recordPodLevel(&m.Actuated, s.pod, rn)
+		}
 		for _, u := range step.updates {
 			cur, ok := current[u.Name]
 			if !ok {
@@ -152,9 +221,6 @@ func (s *syncer) resize(acts podactions.Actions) {
 			s.call(Call{Method: "UpdateContainerResources", Name: u.Name, ID: u.ID, Resources: &lr}, s.in.Delays.UpdateContainerResources.D())
 			m.Actuated.Containers[u.Name] = requirements(cur)
 		}
-	}
-	if acts.UpdatePodLevelResources && s.pod.Spec.Resources != nil {
-		m.Actuated.Pod = s.pod.Spec.Resources.DeepCopy()
 	}
 	for _, name := range append(append([]string{}, acts.VolumesToUpsize...), acts.VolumesToDownsize...) {
 		for _, v := range s.pod.Spec.Volumes {
