@@ -83,7 +83,8 @@
 //     ContainerRemoved, a sync (kubelet.go syncLoopIteration,
 //     isSyncPodWorthy).
 //   - On-demand relist of the pod right after a SyncPod that made a runtime
-//     call and did not fail (kubelet.go SyncPod, gate PLEGOnDemandRelist).
+//     call and did not fail (kubelet.go SyncPod, gate PLEGOnDemandRelist),
+//     from v1.36 on; v1.35 has none, and waits for the periodic relist.
 //   - The freshness gate: a sync starts only once the cache holds data
 //     newer than the end of the pod's previous sync (pod_workers.go
 //     podWorkerLoop, container/cache.go GetNewerThan).

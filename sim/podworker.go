@@ -419,7 +419,11 @@ func (p *podSim) finish(out SyncOutput, work termination.WorkType) {
 	if out.Reinspect {
 		p.requestReinspect()
 	}
-	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod {
+	// The on-demand relist after a sync came with v1.36 (kubelet.go
+	// SyncPod's postSync, RequestPodRelist, v1.36.3 :2270, gate
+	// PLEGOnDemandRelist); v1.35.4's SyncPod has none, and the pod's next
+	// sync waits for the periodic relist.
+	if out.ActedOnRuntime && !out.Result.Err && work == termination.SyncPod && f.Version().Minor() >= 36 {
 		p.relistPod()
 	}
 	if p.kubeletStopRequested() {
