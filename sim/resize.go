@@ -187,13 +187,7 @@ func (s *syncer) resize(acts podactions.Actions) {
 			// pod-level change that leaves rn's cgroup values as they are
 			// (a memory request alone, a cpu request within the same
 			// shares) is never recorded, and the resize stays in progress.
-			var changed bool
-			if step.memory {
-				changed = cgWant.memorySet && (!cgNow.memorySet || cgWant.memory != cgNow.memory)
-			} else {
-				changed = cgWant.shares != cgNow.shares || cgWant.quotaSet && (!cgNow.quotaSet || cgWant.quota != cgNow.quota)
-			}
-			if changed {
+			if cgroupWrites(cgNow, cgWant, step.memory) {
 				recordPodLevel(&m.Actuated, s.pod, rn)
 			}
 		case podLevelGate && acts.UpdatePodLevelResources && f.Version().Minor() >= 36:
@@ -248,6 +242,37 @@ func (s *syncer) resize(acts podactions.Actions) {
 // or requests above the node's allocatable (the PodResizeValidator
 // admission plugin, plugin/pkg/admission/podresize
 // validateRequestsWithinAllocatable).
+// cgroupWrites reports whether doPodResizeAction writes the pod cgroup's
+// memory (memory) or cpu values going from now to want: a memory limit
+// that is set and differs; cpu shares that differ, or a quota that is set
+// and differs.
+func cgroupWrites(now, want podCgroup, memory bool) bool {
+	if memory {
+		return want.memorySet && (!now.memorySet || want.memory != now.memory)
+	}
+	return want.shares != now.shares || want.quotaSet && (!now.quotaSet || want.quota != now.quota)
+}
+
+// PodLevelRecorded reports whether the kubelet records rn's (cpu or
+// memory) new pod-level values as actuated when it resizes a running pod
+// in place from old (the pod as its resources were actuated) to pod (as
+// allocated), with gate InPlacePodLevelResourcesVerticalScaling: from
+// v1.36 on, always, at the end of rn's step of doPodResizeAction; on v1.35
+// only when that step writes rn to the pod cgroup (see resize), so a
+// pod-level memory request change alone, or a cpu request change within
+// the same cpu shares, is never recorded, and PodResizeInProgress stays
+// (podLevelInProgress). False with the gate off, or for a pod without
+// pod-level resources.
+func PodLevelRecorded(old, pod *v1.Pod, rn v1.ResourceName, f features.Set) bool {
+	if old == nil || pod == nil || pod.Spec.Resources == nil || !f.Enabled(features.InPlacePodLevelResourcesVerticalScaling) {
+		return false
+	}
+	if f.Version().Minor() >= 36 {
+		return true
+	}
+	return cgroupWrites(podCgroupOf(old, f), podCgroupOf(pod, f), rn == v1.ResourceMemory)
+}
+
 func resizedPod(pod *v1.Pod, r map[string]v1.ResourceRequirements, podLevel *v1.ResourceRequirements, f features.Set, allocatable v1.ResourceList) (*v1.Pod, error) {
 	out := pod.DeepCopy()
 	names := make([]string, 0, len(r))

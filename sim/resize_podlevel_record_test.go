@@ -109,3 +109,44 @@ func TestPodLevelCPUResizeCompletesPerVersion(t *testing.T) {
 		}
 	}
 }
+
+// PodLevelRecorded: from v1.36 every pod-level resource of a pod-level
+// resize is recorded; v1.35 records a resource only with a pod cgroup
+// write of it (a memory request alone writes none; a cpu request does,
+// through the shares; a memory limit does). Gate off, or a nil pod: never.
+func TestPodLevelRecorded(t *testing.T) {
+	q := resource.MustParse
+	old := burstablePodLevelPod()
+	with := func(change func(r *v1.ResourceRequirements)) *v1.Pod {
+		p := old.DeepCopy()
+		change(p.Spec.Resources)
+		return p
+	}
+	memReq := with(func(r *v1.ResourceRequirements) { r.Requests[v1.ResourceMemory] = q("192Mi") })
+	memLim := with(func(r *v1.ResourceRequirements) { r.Limits[v1.ResourceMemory] = q("512Mi") })
+	cpuReq := with(func(r *v1.ResourceRequirements) { r.Requests[v1.ResourceCPU] = q("300m") })
+	for _, f := range podLevelRecordVersions(t) {
+		later := f.Version().Minor() >= 36
+		for _, c := range []struct {
+			name string
+			pod  *v1.Pod
+			rn   v1.ResourceName
+			want bool
+		}{
+			{"memory request alone", memReq, v1.ResourceMemory, later},
+			{"memory limit", memLim, v1.ResourceMemory, true},
+			{"cpu request", cpuReq, v1.ResourceCPU, true},
+			{"memory unchanged beside a cpu request", cpuReq, v1.ResourceMemory, later},
+		} {
+			if got := sim.PodLevelRecorded(old, c.pod, c.rn, f); got != c.want {
+				t.Errorf("%s: %s: recorded %v, want %v", f.Version(), c.name, got, c.want)
+			}
+		}
+	}
+	if sim.PodLevelRecorded(old, memLim, v1.ResourceMemory, features.V1_35()) {
+		t.Error("v1.35 with the gate off: recorded")
+	}
+	if sim.PodLevelRecorded(nil, memLim, v1.ResourceMemory, features.V1_37()) || sim.PodLevelRecorded(old, nil, v1.ResourceMemory, features.V1_37()) {
+		t.Error("a nil pod: recorded")
+	}
+}

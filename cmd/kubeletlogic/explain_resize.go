@@ -378,6 +378,9 @@ func podLevelChanges(old, pod *v1.Pod, acts podactions.Actions, f features.Set) 
 		default:
 			ch.Action = "resized"
 			ch.Say = "the kubelet resizes the pod cgroup (below) and records the new pod-level values as actuated"
+			if !sim.PodLevelRecorded(old, pod, res, f) {
+				ch.Say = fmt.Sprintf("the kubelet runs the pod's resize (below) but does not record the new pod-level %s values as actuated: %s records them only after writing them to the pod cgroup, and this change writes no %s value there, so the PodResizeInProgress condition stays (isPodLevelResourcesResizeInProgress)", res, f.Version(), res)
+			}
 			ol, nl := old.Spec.Resources.Limits[res], pod.Spec.Resources.Limits[res]
 			if ol.Cmp(nl) == 0 {
 				if res == v1.ResourceMemory {
@@ -519,7 +522,17 @@ func resizeOrder(acts podactions.Actions, old, pod *v1.Pod, f features.Set) []st
 			out = append(out, "each pod cgroup write is followed by UpdatePodSandboxResources, best effort (v1.35)")
 		}
 	}
-	out = append(out, "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away")
+	stuck := false
+	for _, res := range []v1.ResourceName{v1.ResourceMemory, v1.ResourceCPU} {
+		if acts.UpdatePodLevelResources && podReqLim(old, res) != podReqLim(pod, res) && !sim.PodLevelRecorded(old, pod, res, f) {
+			stuck = true
+		}
+	}
+	if stuck {
+		out = append(out, "then the kubelet re-reads the pod (RequestPodReinspect); the resize never completes: the pod-level record keeps the old values, so the PodResizeInProgress condition stays and every later sync finds the resize again")
+	} else {
+		out = append(out, "then the kubelet re-reads the pod (RequestPodReinspect); the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away")
+	}
 	return out
 }
 

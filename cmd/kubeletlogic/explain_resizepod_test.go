@@ -223,3 +223,48 @@ func TestExplainResizePodRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A pod-level memory request change alone on v1.35 (gate on) writes no
+// pod cgroup value, so v1.35 never records it as actuated and the resize
+// never completes (sim.PodLevelRecorded; v1.35.4 kuberuntime_manager.go
+// :886, :902-903); v1.37 records it at the end of the memory step and the
+// resize completes. explain says which.
+func TestExplainResizePodMemoryRequestOnV135NeverCompletes(t *testing.T) {
+	const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: pod-resources-demo}
+spec:
+  resources:
+    limits: {cpu: "1", memory: 200Mi}
+    requests: {cpu: "1", memory: 100Mi}
+  containers:
+  - {name: pod-resources-demo-ctr-1, image: nginx}
+`
+	f := t.TempDir() + "/pod.yaml"
+	if err := os.WriteFile(f, []byte(pod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const never = "the resize never completes: the pod-level record keeps the old values, so the PodResizeInProgress condition stays"
+	const notRecorded = "but does not record the new pod-level memory values as actuated: v1.35.4 records them only after writing them to the pod cgroup"
+	const done = "the resize is done when the runtime reports the new values, and the PodResizeInProgress condition goes away"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		stuck bool
+	}{
+		{"v1.35 memory request", []string{"--kubelet-version", "1.35", "--gate", "InPlacePodLevelResourcesVerticalScaling=true", "--resize-pod", "requests.memory=150Mi"}, true},
+		{"v1.35 memory limit", []string{"--kubelet-version", "1.35", "--gate", "InPlacePodLevelResourcesVerticalScaling=true", "--resize-pod", "limits.memory=300Mi"}, false},
+		{"v1.37 memory request", []string{"--resize-pod", "requests.memory=150Mi"}, false},
+	} {
+		out, errOut, code := runCmd(append([]string{"explain", "-f", f}, c.args...), "")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errOut)
+		}
+		if got := strings.Contains(out, never) && strings.Contains(out, notRecorded); got != c.stuck {
+			t.Errorf("%s: says the resize never completes %v, want %v:\n%s", c.name, got, c.stuck, out)
+		}
+		if got := strings.Contains(out, done); got == c.stuck {
+			t.Errorf("%s: says the resize is done %v, want %v:\n%s", c.name, got, !c.stuck, out)
+		}
+	}
+}
