@@ -254,6 +254,13 @@ func startupReport(pod *v1.Pod, st *runtimestate.Pod, c *v1.Container, sidecar b
 	rep.Say = append(rep.Say,
 		fmt.Sprintf("  first probe at %s: the worker's first tick at or after the whole-second startedAt + %ds", rep.FirstProbe, rep.InitialDelaySeconds),
 		fmt.Sprintf("  %s counts as started at %s at the earliest (the first probe that succeeds); until then its liveness and readiness probes do not run", c.Name, rep.Started))
+	if !f.Enabled(features.ChangeContainerStatusOnKubeletRestart) {
+		// convertToAPIContainerStatuses keeps Started of a running
+		// container by name (kubelet_pods.go:2692 in v1.37.2), and
+		// isContainerStarted takes it while the startup worker has no
+		// result for the new instance (prober_manager.go:296).
+		rep.Say = append(rep.Say, fmt.Sprintf("  if %s starts again after an instance that had started (a crash or a liveness kill), the new instance reads started from that instance's status until its startup worker's next tick (up to %ds later) sets it back to not started: the status shows it started (and ready, with no readiness probe) in that window (kubelet_pods.go convertToAPIContainerStatuses, gate ChangeContainerStatusOnKubeletRestart off)", c.Name, rep.PeriodSeconds))
+	}
 	if sidecar {
 		rep.Waiting = waitersOf(pod, c.Name)
 		if len(rep.Waiting) > 0 {
