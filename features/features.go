@@ -23,7 +23,10 @@
 // library has no input for device health), MemoryQoS (cgroup settings
 // during a resize: actuation, not a decision), ImageVolumeWithDigest (image
 // volume digests in volumeMounts status: the library does not model image
-// volumes). None changes a decision the library makes.
+// volumes), PLEGOnDemandRelist (the relist of a pod right after its sync,
+// beta in v1.36 and locked on in v1.37: sim relists so from v1.36 on and
+// models no v1.36 node with it turned off). None changes a decision the
+// library makes at one instant.
 package features
 
 import (
