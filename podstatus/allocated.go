@@ -19,28 +19,7 @@ import (
 // resource; then the pod overhead is added. The result is never nil, as
 // the kubelet's.
 func podRequests(pod *v1.Pod, f features.Set) v1.ResourceList {
-	reqs := v1.ResourceList{}
-	for i := range pod.Spec.Containers {
-		addList(reqs, pod.Spec.Containers[i].Resources.Requests)
-	}
-	var sidecars, peak v1.ResourceList
-	for i := range pod.Spec.InitContainers {
-		c := &pod.Spec.InitContainers[i]
-		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			addList(reqs, c.Resources.Requests)
-			if sidecars == nil {
-				sidecars = v1.ResourceList{}
-			}
-			addList(sidecars, c.Resources.Requests)
-			peak = maxList(peak, sidecars)
-			continue
-		}
-		use := v1.ResourceList{}
-		addList(use, c.Resources.Requests)
-		addList(use, sidecars)
-		peak = maxList(peak, use)
-	}
-	maxList(reqs, peak)
+	reqs := containersTotal(pod, func(r *v1.ResourceRequirements) v1.ResourceList { return r.Requests })
 	if f.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil {
 		for name, q := range pod.Spec.Resources.Requests {
 			if podLevelSupported(name) {
@@ -50,6 +29,61 @@ func podRequests(pod *v1.Pod, f features.Set) v1.ResourceList {
 	}
 	addList(reqs, pod.Spec.Overhead)
 	return reqs
+}
+
+// containersTotal is what resourcehelper's PodRequests and PodLimits sum
+// over the containers, of the list of each that which picks: the regular
+// containers' and sidecars' lists summed, raised to the initialization's
+// peak (each regular init container's list plus those of the sidecars
+// started before it). Never nil.
+func containersTotal(pod *v1.Pod, which func(*v1.ResourceRequirements) v1.ResourceList) v1.ResourceList {
+	total := v1.ResourceList{}
+	for i := range pod.Spec.Containers {
+		addList(total, which(&pod.Spec.Containers[i].Resources))
+	}
+	var sidecars, peak v1.ResourceList
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
+			addList(total, which(&c.Resources))
+			if sidecars == nil {
+				sidecars = v1.ResourceList{}
+			}
+			addList(sidecars, which(&c.Resources))
+			peak = maxList(peak, sidecars)
+			continue
+		}
+		use := v1.ResourceList{}
+		addList(use, which(&c.Resources))
+		addList(use, sidecars)
+		peak = maxList(peak, use)
+	}
+	maxList(total, peak)
+	return total
+}
+
+// PodLimits is the pod's limits as resourcehelper.PodLimits
+// (k8s.io/component-helpers/resource) computes them for the pod cgroup
+// (cm.ResourceConfigForPod): the containers' limits summed as the requests
+// are (containersTotal); with gate PodLevelResources, each pod-level limit
+// of cpu, memory or hugepages replaces the sum for its resource; then the
+// overhead is added to each limit present and not zero. Never nil.
+func PodLimits(pod *v1.Pod, f features.Set) v1.ResourceList {
+	limits := containersTotal(pod, func(r *v1.ResourceRequirements) v1.ResourceList { return r.Limits })
+	if f.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil {
+		for name, q := range pod.Spec.Resources.Limits {
+			if podLevelSupported(name) {
+				limits[name] = q.DeepCopy()
+			}
+		}
+	}
+	for name, q := range pod.Spec.Overhead {
+		if have, ok := limits[name]; ok && !have.IsZero() {
+			have.Add(q)
+			limits[name] = have
+		}
+	}
+	return limits
 }
 
 // PodRequests is the pod's requests as resourcehelper.PodRequests

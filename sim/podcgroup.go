@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"strings"
-
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/kubeletlogic/kubeletlogic/features"
@@ -57,16 +55,12 @@ func podCgroupOf(pod *v1.Pod, f features.Set) podCgroup {
 	return podCgroup{shares: minShares}
 }
 
-// podLimits is resourcehelper.PodLimits (k8s.io/component-helpers
-// resource/helpers.go, v0.35.4) as ResourceConfigForPod calls it, and
-// whether the cpu and memory limits count as declared: the regular
-// containers' and sidecars' limits summed, raised to each regular init
-// container's (plus the sidecars before it); with pod-level limits of cpu,
-// memory or hugepages (gate PodLevelResources), those replace the sum;
-// then the overhead is added to each non-zero limit. A resource is
-// undeclared when a container (an init container counted with the sidecars
-// before it) has a zero limit of it, unless the pod level gives a non-zero
-// one.
+// podLimits is the pod's limits as ResourceConfigForPod takes them
+// (podstatus.PodLimits, resourcehelper.PodLimits), and whether the cpu and
+// memory limits count as declared: a resource is undeclared when a
+// container (an init container counted with the sidecars before it) has a
+// zero limit of it, unless the pod level gives a non-zero one (gate
+// PodLevelResources).
 func podLimits(pod *v1.Pod, f features.Set) (limits v1.ResourceList, cpuDeclared, memoryDeclared bool) {
 	cpuDeclared, memoryDeclared = true, true
 	declared := func(l v1.ResourceList) {
@@ -77,71 +71,31 @@ func podLimits(pod *v1.Pod, f features.Set) (limits v1.ResourceList, cpuDeclared
 			memoryDeclared = false
 		}
 	}
-	limits = v1.ResourceList{}
 	for i := range pod.Spec.Containers {
-		l := pod.Spec.Containers[i].Resources.Limits
-		declared(l)
-		addQuantities(limits, l)
+		declared(pod.Spec.Containers[i].Resources.Limits)
 	}
-	sidecars, inits := v1.ResourceList{}, v1.ResourceList{}
+	sidecars := v1.ResourceList{}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
-		var use v1.ResourceList
 		if restart.IsSidecar(c) {
-			addQuantities(limits, c.Resources.Limits)
 			addQuantities(sidecars, c.Resources.Limits)
-			use = sidecars
-		} else {
-			use = v1.ResourceList{}
-			addQuantities(use, c.Resources.Limits)
-			addQuantities(use, sidecars)
+			declared(sidecars)
+			continue
 		}
+		use := v1.ResourceList{}
+		addQuantities(use, c.Resources.Limits)
+		addQuantities(use, sidecars)
 		declared(use)
-		for name, q := range use {
-			if have, ok := inits[name]; !ok || q.Cmp(have) > 0 {
-				inits[name] = q.DeepCopy()
-			}
-		}
-	}
-	for name, q := range inits {
-		if have, ok := limits[name]; !ok || q.Cmp(have) > 0 {
-			limits[name] = q.DeepCopy()
-		}
 	}
 	if r := pod.Spec.Resources; f.Enabled(features.PodLevelResources) && r != nil {
-		set := false
-		for _, l := range []v1.ResourceList{r.Requests, r.Limits} {
-			for name := range l {
-				set = set || podLevelName(name)
-			}
+		if !r.Limits.Cpu().IsZero() {
+			cpuDeclared = true
 		}
-		if set {
-			for name, q := range r.Limits {
-				if podLevelName(name) {
-					limits[name] = q.DeepCopy()
-				}
-			}
-			if !r.Limits.Cpu().IsZero() {
-				cpuDeclared = true
-			}
-			if !r.Limits.Memory().IsZero() {
-				memoryDeclared = true
-			}
+		if !r.Limits.Memory().IsZero() {
+			memoryDeclared = true
 		}
 	}
-	for name, q := range pod.Spec.Overhead {
-		if have, ok := limits[name]; ok && !have.IsZero() {
-			have.Add(q)
-			limits[name] = have
-		}
-	}
-	return limits, cpuDeclared, memoryDeclared
-}
-
-// podLevelName says whether spec.resources may give resource n (cpu,
-// memory, hugepages: resourcehelper.IsSupportedPodLevelResource).
-func podLevelName(n v1.ResourceName) bool {
-	return n == v1.ResourceCPU || n == v1.ResourceMemory || strings.HasPrefix(string(n), v1.ResourceHugePagesPrefix)
+	return podstatus.PodLimits(pod, f), cpuDeclared, memoryDeclared
 }
 
 // addQuantities adds each quantity of add to list.
