@@ -163,7 +163,7 @@ func (s *syncer) resizeProgress() {
 	// sync the kubelet has nothing recorded yet (the pod cgroup and its
 	// record come later in SyncPod): no container runs, no volume limit is
 	// recorded, and only v1.35's pod-level check, which takes a missing
-	// record as no resources, can find a resize (emptyRecordInProgress).
+	// record as no resources, can find a resize (podLevelInProgress with no record).
 	inProgress := false
 	if len(act.Containers) > 0 || act.Pod != nil || len(act.EmptyDirLimits) > 0 {
 		inProgress = resizeInProgress(s.pod, s.in.Runtime, act, f)
