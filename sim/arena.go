@@ -20,7 +20,7 @@ type entryArena struct {
 	// entries holds the entries of the pods the worker ran in this step,
 	// each pod's side by side (runPod): the pods share one list, emptied
 	// when the step is reported, rather than each keeping one as long
-	// as the entries it logs in a step (a minute of Simulate's), for the
+	// as the entries it logs in a step (of Simulate's, see nextStep), for the
 	// whole run.
 	entries []Entry
 }
