@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -97,7 +98,7 @@ func (p *podSim) containerGC() {
 	if !removable && !p.gcHasWork() {
 		// The common pass: at most one exited instance per name and one
 		// sandbox, so nothing to evict; skipped without allocating.
-		p.scheduleGC()
+		p.parkGC()
 		return
 	}
 	// evictContainers: the evict units, each newest first.
@@ -205,16 +206,86 @@ func (p *podSim) runGC(steps []gcStep) {
 
 // scheduleGC schedules the next pass a minute after this one started
 // (kubelet.go StartGarbageCollection, ContainerGCPeriod).
-func (p *podSim) scheduleGC() {
-	p.at(p.loop.Now.Add(time.Minute), p.gcTickFunc())
+func (p *podSim) scheduleGC() { p.armGC(p.loop.Now.Add(time.Minute)) }
+
+// armGC schedules the pass at t, a tick of the GC clock; a pass scheduled
+// before it no longer runs.
+func (p *podSim) armGC(t time.Time) {
+	if p.gcTick == nil {
+		p.gcTick = p.onGCTick // made once per pod
+	}
+	p.gc.gen++
+	p.gc.parked = false
+	p.gc.at = t
+	p.loop.AtCall(t, p.gcTick, p.gc.gen)
 }
 
-// gcTickFunc is containerGC as a func value, made once per pod.
-func (p *podSim) gcTickFunc() func() {
-	if p.gcTick == nil {
-		p.gcTick = p.containerGC
+// onGCTick runs the pass armed as gen, unless a later one replaced it.
+func (p *podSim) onGCTick(gen int64) {
+	if gen != p.gc.gen {
+		return
 	}
-	return p.gcTick
+	p.containerGC()
+}
+
+// gcPark is the GC clock of a pod whose last pass found nothing to do.
+// Whether a pass has work (containerGC: the pod's content removable, two
+// exited instances of a name, two sandboxes) changes only when something
+// happens to the pod: an event on its loop or a delivery (Node.deliver).
+// So the passes before the pod's next event would find nothing either, and
+// do nothing: the next pass is armed at the first tick at or after that
+// event (none, with no event), and a delivery before it arms the first
+// tick at or after the delivery (unparkGC). Skipping the empty passes
+// saves waking the pod every minute for nothing; no pass that has work is
+// missed, and the order of a pass among events at the same instant is
+// kept (the events of that instant were all scheduled before the skipped
+// ticks, so before the pass, in both ways).
+type gcPark struct {
+	gen    int64     // the armed pass's number (onGCTick)
+	parked bool      // the passes from next on are skipped
+	next   time.Time // the first tick skipped
+	at     time.Time // the pass armed (zero: none)
+}
+
+// parkGC follows a pass that found nothing to do: the next pass is a
+// minute after it, unless the pod has no event before then (gcPark).
+func (p *podSim) parkGC() {
+	next := p.loop.Now.Add(time.Minute)
+	e := p.loop.NextKey()
+	if e <= next.UnixNano() || p.node.cfg.eagerGC {
+		p.armGC(next)
+		return
+	}
+	if e == math.MaxInt64 {
+		p.gc.gen++ // nothing armed
+		p.gc.parked, p.gc.next, p.gc.at = true, next, time.Time{}
+		return
+	}
+	p.armGC(tickAtOrAfter(next, time.Unix(0, e)))
+	p.gc.parked, p.gc.next = true, next
+}
+
+// unparkGC is a delivery at the pod's now: a pass skipped from then on is
+// armed again (gcPark), the first tick at or after now.
+func (p *podSim) unparkGC() {
+	if !p.gc.parked {
+		return
+	}
+	t := tickAtOrAfter(p.gc.next, p.loop.Now)
+	if !p.gc.at.IsZero() && !t.Before(p.gc.at) {
+		return // the armed pass is that tick's
+	}
+	p.armGC(t)
+}
+
+// tickAtOrAfter is the first tick of a clock ticking every minute from
+// tick that is at or after t.
+func tickAtOrAfter(tick, t time.Time) time.Time {
+	if !t.After(tick) {
+		return tick
+	}
+	k := (t.Sub(tick) + time.Minute - 1) / time.Minute
+	return tick.Add(k * time.Minute)
 }
 
 // gcHasWork reports whether a pass over a pod whose content may not be
@@ -285,5 +356,5 @@ func (p *podSim) leaveForGC() {
 	p.loop.Clear()
 	p.dirty = false
 	clear(p.relists)
-	p.at(engine.NextAfter(p.node.clocks.GC, time.Minute, p.loop.Now), p.containerGC)
+	p.armGC(engine.NextAfter(p.node.clocks.GC, time.Minute, p.loop.Now))
 }

@@ -66,6 +66,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	// Everything scheduled was the kubelet's but the processes' own exits.
 	p.abandonPlay()
 	p.loop.Clear()
+	p.gc.parked = false // no pass while the kubelet is down
 	for _, in := range p.rt.containers {
 		p.scheduleOwnExit(in, p.loop.Now)
 	}
@@ -126,7 +127,7 @@ func (p *podSim) startKubelet() {
 	p.node = &st
 	p.log(KindSync, now, "kubelet started: the first relist reports every container; the pod comes from its source again").Work = "kubelet started"
 	p.down = false
-	p.at(engine.NextAfter(st.clocks.GC, time.Minute, now.Add(-time.Nanosecond)), p.containerGC)
+	p.armGC(engine.NextAfter(st.clocks.GC, time.Minute, now.Add(-time.Nanosecond)))
 	// The pod reaches the new pod worker (SyncLoop ADD) before the PLEG's
 	// first relist reports its containers (as captured), but the worker's
 	// first sync waits for that relist (pod_workers.go podWorkerLoop,

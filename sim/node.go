@@ -315,7 +315,7 @@ func (n *Node) place(at time.Time, p *podSim, fn func()) {
 	heap.Push(&n.wake, p)
 	// Container GC runs every minute, in the node's phase, from the first
 	// run at or after the pod's arrival.
-	p.at(engine.NextAfter(n.st.clocks.GC, time.Minute, at.Add(-time.Nanosecond)), p.containerGC)
+	p.armGC(engine.NextAfter(n.st.clocks.GC, time.Minute, at.Add(-time.Nanosecond)))
 	n.deliver(at, p, fn)
 }
 
@@ -337,6 +337,7 @@ func (n *Node) deliver(at time.Time, p *podSim, fn func()) {
 	}
 	if !p.done() {
 		p.loop.Now = at
+		p.unparkGC()
 		fn()
 	}
 	n.settle(p)

@@ -69,7 +69,8 @@ type podSim struct {
 	lastSyncEnd time.Time
 	workDue     time.Time
 	workTick    func(int64) // onWorkTick, made once
-	gcTick      func()      // containerGC, made once
+	gcTick      func(int64) // onGCTick, made once
+	gc          gcPark
 	// readinessTick and relistTick: triggerReadiness and onRelist, made
 	// once.
 	readinessTick func()

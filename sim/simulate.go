@@ -76,9 +76,13 @@ type Config struct {
 	// Observe, when set, receives every entry instead of the timeline
 	// (Timeline.Entries stays empty, so memory does not grow with the
 	// length of the run). It is called from Simulate's goroutine, with
-	// the entries in the timeline's order, at least every minute of
-	// virtual time.
+	// the entries in the timeline's order, at least every ten minutes of
+	// virtual time (nextStep).
 	Observe func(Entry) `json:"-"`
+	// eagerGC runs every container GC pass, even the ones that would find
+	// nothing to do (gcPark): for the test that skipping them changes
+	// nothing.
+	eagerGC bool
 }
 
 // PodInput is one pod of a simulation, with what happens to it.
