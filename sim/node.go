@@ -549,9 +549,13 @@ func (h *wakeHeap) Pop() any {
 	return p
 }
 
-// mergeCursor is one pod's place in mergeEntries: its position in pods and
-// the index of its next entry.
-type mergeCursor struct{ pod, i int }
+// mergeCursor is one pod's place in mergeEntries: the time of its next
+// entry (kept in the cursor so that comparing two reads no entry), its
+// position in pods and the index of that entry.
+type mergeCursor struct {
+	at     time.Duration
+	pod, i int
+}
 
 // mergeEntries merges the entries of pods (sorted by index), each pod's in
 // time order, into one list in time order, pods in index order at the same
@@ -578,9 +582,8 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 		h = make([]cursor, 0, len(pods))
 	}
 	less := func(a, b cursor) bool {
-		x, y := pods[a.pod].entries[a.i].At, pods[b.pod].entries[b.i].At
-		if x != y {
-			return x < y
+		if a.at != b.at {
+			return a.at < b.at
 		}
 		return a.pod < b.pod
 	}
@@ -602,7 +605,7 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 	}
 	for k, p := range pods {
 		if len(p.entries) > 0 {
-			h = append(h, cursor{k, 0})
+			h = append(h, cursor{p.entries[0].At, k, 0})
 		}
 	}
 	for i := len(h)/2 - 1; i >= 0; i-- {
@@ -618,6 +621,7 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 			if c.i == len(es) {
 				break
 			}
+			c.at = es[c.i].At
 			if len(h) > 1 {
 				o := h[1]
 				if len(h) > 2 && less(h[2], o) {
