@@ -188,7 +188,7 @@ func (n *Node) Wake() (time.Time, bool) {
 	if len(n.wake) == 0 {
 		return time.Time{}, false
 	}
-	return n.wake[0].loop.Next()
+	return n.wake[0].p.loop.Next()
 }
 
 // Pods are the namespace/name of the pods the node simulates, sorted. A pod
@@ -367,7 +367,7 @@ func (n *Node) refile(p *podSim) {
 		p.heapIndex = -1
 		return
 	}
-	p.wakeKey = p.loop.NextKey()
+	n.wake[p.heapIndex].key = p.loop.NextKey()
 	heap.Fix(&n.wake, p.heapIndex)
 }
 
@@ -440,11 +440,11 @@ func (n *Node) runInOrder(t time.Time) {
 	a := n.arena(0)
 	l := n.st.ledger
 	cur := int64(math.MinInt64)
-	for len(n.wake) > 0 && n.wake[0].wakeKey <= key {
-		p := n.wake[0]
-		if p.wakeKey != cur {
+	for len(n.wake) > 0 && n.wake[0].key <= key {
+		p := n.wake[0].p
+		if n.wake[0].key != cur {
 			l.flush()
-			cur = p.wakeKey
+			cur = n.wake[0].key
 		}
 		at, _ := p.loop.Next()
 		p.arena = a
@@ -463,7 +463,7 @@ func (n *Node) runDue(t time.Time) {
 	due := n.due[:0]
 	defer func() { clear(due); n.due = due[:0] }()
 	for len(n.wake) > 0 {
-		if n.wake[0].wakeKey > t.UnixNano() {
+		if n.wake[0].key > t.UnixNano() {
 			break
 		}
 		p := heap.Pop(&n.wake).(*podSim)
@@ -520,30 +520,37 @@ func (n *Node) run(due []*podSim, t time.Time) {
 }
 
 // wakeHeap orders pods by their next event; a pod with none comes last.
-type wakeHeap []*podSim
+// Each item carries its pod's ordering keys, so that comparing two reads
+// neither pod (at 10,000 pods, a cache miss each).
+type wakeHeap []wakeItem
+
+type wakeItem struct {
+	key   int64 // the pod's loop.NextKey() when last filed
+	index int   // the pod's index
+	p     *podSim
+}
 
 func (h wakeHeap) Len() int { return len(h) }
 func (h wakeHeap) Less(i, j int) bool {
-	if h[i].wakeKey != h[j].wakeKey {
-		return h[i].wakeKey < h[j].wakeKey
+	if h[i].key != h[j].key {
+		return h[i].key < h[j].key
 	}
 	return h[i].index < h[j].index
 }
 func (h wakeHeap) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
-	h[i].heapIndex = i
-	h[j].heapIndex = j
+	h[i].p.heapIndex = i
+	h[j].p.heapIndex = j
 }
 func (h *wakeHeap) Push(x any) {
 	p := x.(*podSim)
-	p.wakeKey = p.loop.NextKey()
 	p.heapIndex = len(*h)
-	*h = append(*h, p)
+	*h = append(*h, wakeItem{key: p.loop.NextKey(), index: p.index, p: p})
 }
 func (h *wakeHeap) Pop() any {
 	old := *h
-	p := old[len(old)-1]
-	old[len(old)-1] = nil
+	p := old[len(old)-1].p
+	old[len(old)-1] = wakeItem{}
 	*h = old[:len(old)-1]
 	p.heapIndex = -1
 	return p

@@ -43,7 +43,6 @@ type podSim struct {
 	// heapIndex is the pod's place in the Node's wake-up heap; reporting
 	// is set while it is on the Node's list of pods with entries.
 	heapIndex int
-	wakeKey   int64 // loop.NextKey() when last filed in the heap
 	reporting bool
 
 	key    string // namespace/name
