@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"container/heap"
 	"errors"
 	"fmt"
@@ -391,7 +392,7 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 		n.runDue(t)
 	}
 	var r Report
-	sort.Slice(n.reporting, func(i, j int) bool { return n.reporting[i].index < n.reporting[j].index })
+	slices.SortFunc(n.reporting, func(a, b *podSim) int { return cmp.Compare(a.index, b.index) })
 	r.Entries = mergeEntries(dst, n.reporting, &n.cursors)
 	for _, p := range n.reporting {
 		// The list is the worker arena's, or its own: dropped either way
