@@ -75,7 +75,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	p.mem = Memory{Actuated: p.mem.Actuated}
 	p.rz.pending, p.reinspect = false, false
 	p.cache, p.cacheTime = nil, time.Time{}
-	p.record, p.spare, p.seen, p.dirty = map[string]string{}, nil, false, false
+	p.record, p.seen, p.dirty = map[string]string{}, false, false
 	p.busy, p.pending, p.finished = false, false, false
 	p.lastSyncEnd, p.workDue, p.deadline = time.Time{}, time.Time{}, time.Time{}
 	p.grace = 0

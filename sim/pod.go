@@ -58,11 +58,12 @@ type podSim struct {
 	cache     *runtimestate.Pod
 	cacheTime time.Time
 	record    map[string]string
-	spare     map[string]string // the record's other map (relistAt)
-	ids       []string          // relistAt's buffers
-	events    []string
-	died      []string
-	seen      bool
+	// relistAt's buffers.
+	plegCur  []plegItem
+	plegGone []string
+	events   []plegEvent
+	died     []string
+	seen     bool
 	// pod worker
 	busy        bool
 	pending     bool
