@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -62,9 +61,9 @@ func (w *prober) resultLine(r vocab.ProbeResult) string {
 	}
 	var msg string
 	if w.seeding {
-		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
+		msg = w.kind + " of " + w.container.Name + ": " + string(r) + " (the initial result for a new container)"
 	} else {
-		msg = fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
+		msg = w.kind + " probe of " + w.container.Name + ": " + string(r) + w.note
 	}
 	if len(w.lines) < 8 {
 		w.lines = append(w.lines, proberLine{result: r, note: w.note, seeding: w.seeding, msg: msg})
@@ -350,7 +349,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 				return
 			}
 			if timedOut {
-				w.note = fmt.Sprintf(" (timed out after %s)", d)
+				w.note = " (timed out after " + d.String() + ")"
 			}
 			w.record(id, res)
 			w.note = ""
