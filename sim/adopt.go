@@ -73,7 +73,7 @@ func (p *podSim) seedRuntime() {
 		}
 		p.rt.sandboxes = append(p.rt.sandboxes, sb)
 	}
-	p.rt.logs = map[string]map[int]bool{}
+	p.rt.logs = nil
 	// st lists the instances newest first; the runtime keeps them in the
 	// order they were created.
 	for i := len(st.Containers) - 1; i >= 0; i-- {
@@ -108,10 +108,7 @@ func (p *podSim) seedRuntime() {
 		if p.created[c.Name] < c.RestartCount+1 {
 			p.created[c.Name] = c.RestartCount + 1
 		}
-		if p.rt.logs[c.Name] == nil {
-			p.rt.logs[c.Name] = map[int]bool{}
-		}
-		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.addLog(c.Name, c.RestartCount)
 	}
 	p.rt.changed = true
 }

@@ -20,13 +20,28 @@ type fakeRuntime struct {
 	script     *Script
 	sandboxes  []runtimestate.Sandbox
 	containers []*instance
-	// logs are the restart counts with a log file, per container name.
-	logs map[string]map[int]bool
+	// logs are the log files, each once (a handful per pod: a list, not a
+	// map of sets).
+	logs []logFile
 	// runsByID and logsMax are what runs and logMax return, kept until
 	// the containers or the logs change (changed).
 	runsByID map[string]Run
 	logsMax  map[string]int
 	changed  bool
+}
+
+// logFile is the log file of a container's instance: the container's name
+// and the instance's restart count.
+type logFile struct {
+	name         string
+	restartCount int
+}
+
+// addLog records the log file of container name's instance restartCount.
+func (r *fakeRuntime) addLog(name string, restartCount int) {
+	if !slices.Contains(r.logs, logFile{name, restartCount}) {
+		r.logs = append(r.logs, logFile{name, restartCount})
+	}
 }
 
 // remove removes an instance, and its log file unless keepLogs.
@@ -35,8 +50,8 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 		if in.c.ID != id {
 			continue
 		}
-		if !keepLogs && r.logs[in.c.Name] != nil {
-			delete(r.logs[in.c.Name], in.c.RestartCount)
+		if !keepLogs {
+			r.logs = slices.DeleteFunc(r.logs, func(l logFile) bool { return l == logFile{in.c.Name, in.c.RestartCount} })
 		}
 		r.containers = append(r.containers[:i], r.containers[i+1:]...)
 		r.changed = true
@@ -77,11 +92,9 @@ func (r *fakeRuntime) refresh() {
 	}
 	out := r.logsMax
 	clear(out)
-	for name, counts := range r.logs {
-		for n := range counts {
-			if cur, ok := out[name]; !ok || n > cur {
-				out[name] = n
-			}
+	for _, l := range r.logs {
+		if cur, ok := out[l.name]; !ok || l.restartCount > cur {
+			out[l.name] = l.restartCount
 		}
 	}
 }
@@ -320,13 +333,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
 		}
 		p.rt.containers = append(p.rt.containers, in)
-		if p.rt.logs == nil {
-			p.rt.logs = map[string]map[int]bool{}
-		}
-		if p.rt.logs[c.Name] == nil {
-			p.rt.logs[c.Name] = map[int]bool{}
-		}
-		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.addLog(c.Name, c.RestartCount)
 		p.rt.changed = true
 	case "StartContainer":
 		in := p.rt.find(c.ID)
