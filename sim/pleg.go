@@ -89,6 +89,11 @@ func (p *podSim) relistAt(t time.Time) {
 	// sandbox's ID wins, as the later write did when the record was made
 	// as a map.
 	cur := p.plegCur[:0]
+	if cur == nil {
+		// Room for the usual pod's sandboxes and instances at once,
+		// rather than growing through 1, 2, 4 on its first relists.
+		cur = make([]plegItem, 0, 8)
+	}
 	for _, sb := range p.rt.sandboxes {
 		state := "exited"
 		if sb.Ready {
@@ -130,6 +135,9 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	// The events, in the order of their IDs.
 	events := p.events[:0]
+	if events == nil {
+		events = make([]plegEvent, 0, 4)
+	}
 	// died are the names of the containers with an instance that died,
 	// each once (a buffer of the pod's, as events).
 	died := p.died[:0]
