@@ -26,6 +26,9 @@ type prober struct {
 	tick      func(int64) // onTick, made once
 	stopped   bool
 	lastID    string
+	// lastCID is the status's container ID ("containerd://...") lastID
+	// was cut from, so that a tick on the same container cuts none.
+	lastCID   string
 	lastRes   vocab.ProbeResult
 	resultRun int
 	onHold    bool
@@ -284,7 +287,10 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 	if cs == nil {
 		return true, 0
 	}
-	id := trimID(cs.ContainerID)
+	id := w.lastID
+	if cs.ContainerID != w.lastCID {
+		id = trimID(cs.ContainerID)
+	}
 	if id != w.lastID {
 		if w.lastID != "" {
 			p.setResult(w, w.lastID, vocab.ProbeNoResult)
@@ -295,6 +301,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 		w.seeding = false
 		w.onHold = false
 	}
+	w.lastCID = cs.ContainerID
 	if w.onHold {
 		return true, 0
 	}
