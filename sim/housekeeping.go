@@ -282,7 +282,7 @@ func (p *podSim) shuffle(n int, swap func(i, j int)) {
 func (p *podSim) leaveForGC() {
 	p.leftover = true
 	p.abandonPlay()
-	p.loop.Clear()
+	p.clearLoop()
 	p.dirty = false
 	clear(p.relists)
 	p.at(engine.NextAfter(p.node.clocks.GC, time.Minute, p.loop.Now), p.containerGC)

@@ -65,7 +65,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	p.log(KindSync, p.loop.Now, fmt.Sprintf("kubelet stopped (starts again in %s): its memory of the pod is lost; the containers keep running", down)).Work = "kubelet stopped"
 	// Everything scheduled was the kubelet's but the processes' own exits.
 	p.abandonPlay()
-	p.loop.Clear()
+	p.clearLoop()
 	for _, in := range p.rt.containers {
 		p.scheduleOwnExit(in, p.loop.Now)
 	}

@@ -220,19 +220,43 @@ func (r *fakeRuntime) running() bool {
 
 // ownExitAt schedules the exit of in's process on its own at at, with its
 // run's exit code (OOMKilled for an OOM kill), unless the instance is
-// stopped or restarted before.
+// stopped or restarted before. The exit waits in p.ownExits under a key
+// the loop passes to onOwnExit (made once), rather than in a closure per
+// exit.
 func (p *podSim) ownExitAt(in *instance, at time.Time) {
 	in.gen++
-	gen := in.gen
-	p.at(at, func() {
-		if in.gen == gen && in.c.State == runtimestate.Running {
-			reason := exitReason(in.run.ExitCode)
-			if in.run.oomKilled {
-				reason = reasonOOMKilled
-			}
-			p.exitAs(in, in.run.ExitCode, at, reason)
+	p.ownExitKeys++
+	p.ownExits = append(p.ownExits, ownExit{key: p.ownExitKeys, in: in, gen: in.gen, at: at})
+	if p.ownExitTick == nil {
+		p.ownExitTick = p.onOwnExit
+	}
+	p.loop.AtCall(at, p.ownExitTick, p.ownExitKeys)
+}
+
+// ownExit is an exit ownExitAt scheduled: the instance, its gen then, and
+// the time of the exit.
+type ownExit struct {
+	key int64
+	in  *instance
+	gen int
+	at  time.Time
+}
+
+// onOwnExit is the exit ownExitAt scheduled under key.
+func (p *podSim) onOwnExit(key int64) {
+	i := slices.IndexFunc(p.ownExits, func(e ownExit) bool { return e.key == key })
+	if i < 0 {
+		return
+	}
+	e := p.ownExits[i]
+	p.ownExits = slices.Delete(p.ownExits, i, i+1)
+	if in := e.in; in.gen == e.gen && in.c.State == runtimestate.Running {
+		reason := exitReason(in.run.ExitCode)
+		if in.run.oomKilled {
+			reason = reasonOOMKilled
 		}
-	})
+		p.exitAs(in, in.run.ExitCode, e.at, reason)
+	}
 }
 
 // hasSandbox: the runtime still has sandbox id (not removed).
