@@ -88,12 +88,8 @@ func (p *podSim) relistAt(t time.Time) {
 	// first and the last of one ID counts, so that an instance that has a
 	// sandbox's ID wins, as the later write did when the record was made
 	// as a map.
+	p.initPlegBuffers()
 	cur := p.plegCur[:0]
-	if cur == nil {
-		// Room for the usual pod's sandboxes and instances at once,
-		// rather than growing through 1, 2, 4 on its first relists.
-		cur = make([]plegItem, 0, 8)
-	}
 	for _, sb := range p.rt.sandboxes {
 		state := "exited"
 		if sb.Ready {
@@ -135,9 +131,6 @@ func (p *podSim) relistAt(t time.Time) {
 	}
 	// The events, in the order of their IDs.
 	events := p.events[:0]
-	if events == nil {
-		events = make([]plegEvent, 0, 4)
-	}
 	// died are the names of the containers with an instance that died,
 	// each once (a buffer of the pod's, as events).
 	died := p.died[:0]
@@ -191,6 +184,17 @@ func (p *podSim) relistAt(t time.Time) {
 	p.events = events[:0]
 	clear(died)
 	p.died = died[:0]
+}
+
+// initPlegBuffers starts relistAt's buffers in p.plegBuf, on the first
+// relist: room for the usual pod inside the podSim, rather than lists
+// allocated and grown through 1, 2, 4 on its first relists.
+func (p *podSim) initPlegBuffers() {
+	if p.plegCur != nil {
+		return
+	}
+	b := &p.plegBuf
+	p.plegCur, p.plegGone, p.events, p.died = b.cur[:0], b.gone[:0], b.events[:0], b.died[:0]
 }
 
 // relisted is what a relist at t does with the events it found (and died

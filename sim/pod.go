@@ -63,7 +63,14 @@ type podSim struct {
 	plegGone []string
 	events   []plegEvent
 	died     []string
-	seen     bool
+	// plegBuf is where relistAt's buffers start (initPlegBuffers).
+	plegBuf struct {
+		cur    [8]plegItem
+		events [4]plegEvent
+		gone   [2]string
+		died   [2]string
+	}
+	seen bool
 	// pod worker
 	busy        bool
 	pending     bool
