@@ -71,7 +71,7 @@ func (p *podSim) seedRuntime() {
 		if sb.Ready && !p.pod.Spec.HostNetwork && p.pod.Status.PodIP == "" {
 			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
-		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+		p.rt.addSandbox(sb)
 	}
 	p.rt.logs = nil
 	// st lists the instances newest first; the runtime keeps them in the
@@ -104,7 +104,7 @@ func (p *podSim) seedRuntime() {
 		// The instance's number is its restart count: the script's run
 		// of that number, and the next instance the one after.
 		in := &instance{c: c, run: p.drawRun(p.script.Containers[c.Name].run(c.RestartCount))}
-		p.rt.containers = append(p.rt.containers, in)
+		p.rt.addContainer(in)
 		if p.created[c.Name] < c.RestartCount+1 {
 			p.created[c.Name] = c.RestartCount + 1
 		}

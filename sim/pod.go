@@ -65,7 +65,7 @@ type podSim struct {
 	died     []string
 	// plegBuf is where relistAt's buffers start (initPlegBuffers).
 	plegBuf struct {
-		cur    [8]plegItem
+		cur    [6]plegItem
 		events [4]plegEvent
 		gone   [2]string
 		died   [2]string

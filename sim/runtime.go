@@ -28,6 +28,28 @@ type fakeRuntime struct {
 	runsByID map[string]Run
 	logsMax  map[string]int
 	changed  bool
+	// sandboxBuf and containerBuf are where the lists of sandboxes and
+	// instances start (addSandbox, addContainer): room for the usual pod
+	// inside the podSim, rather than lists allocated and grown through 1,
+	// 2, 4.
+	sandboxBuf   [1]runtimestate.Sandbox
+	containerBuf [4]*instance
+}
+
+// addSandbox adds a sandbox.
+func (r *fakeRuntime) addSandbox(sb runtimestate.Sandbox) {
+	if r.sandboxes == nil {
+		r.sandboxes = r.sandboxBuf[:0]
+	}
+	r.sandboxes = append(r.sandboxes, sb)
+}
+
+// addContainer adds an instance, the newest.
+func (r *fakeRuntime) addContainer(in *instance) {
+	if r.containers == nil {
+		r.containers = r.containerBuf[:0]
+	}
+	r.containers = append(r.containers, in)
 }
 
 // logFile is the log file of a container's instance: the container's name
@@ -334,7 +356,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			}
 			sb.IP = p.sandboxIP
 		}
-		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+		p.rt.addSandbox(sb)
 	case "CreateContainer":
 		if !p.rt.hasSandbox(c.Sandbox) {
 			return // refused (callStarted)
@@ -356,7 +378,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
 			in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
 		}
-		p.rt.containers = append(p.rt.containers, in)
+		p.rt.addContainer(in)
 		p.rt.addLog(c.Name, c.RestartCount)
 		p.rt.changed = true
 	case "StartContainer":
