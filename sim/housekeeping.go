@@ -195,10 +195,9 @@ func (p *podSim) runGC(steps []gcStep) {
 	if len(steps) == 0 {
 		return
 	}
-	s := steps[0]
-	t := p.gcCall(s.c, p.loop.Now, s.d)
+	t := p.gcCall(steps[0].c, p.loop.Now, steps[0].d)
 	p.at(t, func() {
-		s.apply()
+		steps[0].apply()
 		p.runGC(steps[1:])
 	})
 }
