@@ -43,8 +43,10 @@ type prober struct {
 	inFlight  bool
 	triggered bool
 	note      string
-	// lines are the result entries' messages made so far (resultLine).
-	lines []proberLine
+	// lines are the result entries' messages made so far (resultLine);
+	// they start in lineBuf, room for the usual worker's.
+	lines   []proberLine
+	lineBuf [4]proberLine
 }
 
 type proberLine struct {
@@ -67,6 +69,9 @@ func (w *prober) resultLine(r vocab.ProbeResult) string {
 		msg = w.kind + " of " + w.container.Name + ": " + string(r) + " (the initial result for a new container)"
 	} else {
 		msg = w.kind + " probe of " + w.container.Name + ": " + string(r) + w.note
+	}
+	if w.lines == nil {
+		w.lines = w.lineBuf[:0]
 	}
 	if len(w.lines) < 8 {
 		w.lines = append(w.lines, proberLine{result: r, note: w.note, seeding: w.seeding, msg: msg})
