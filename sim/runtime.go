@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -34,6 +35,32 @@ type fakeRuntime struct {
 	// 2, 4.
 	sandboxBuf   [1]runtimestate.Sandbox
 	containerBuf [4]*instance
+	// reports are what reported made.
+	reports []reportedMemo
+}
+
+// reported is reportedResources(lr, memoryRequest), made once per pod for
+// each pair (up to four): the instances of a container report the same
+// values, and nothing changes what a Resources points to (the snapshots of
+// an instance already share it).
+func (r *fakeRuntime) reported(lr ContainerResources, memoryRequest resource.Quantity) *runtimestate.Resources {
+	for _, m := range r.reports {
+		if m.lr == lr && m.memoryRequest == memoryRequest {
+			return m.out
+		}
+	}
+	out := reportedResources(lr, memoryRequest)
+	if len(r.reports) < 4 {
+		r.reports = append(r.reports, reportedMemo{lr, memoryRequest, out})
+	}
+	return out
+}
+
+// reportedMemo is a pair of reported and what it made of it.
+type reportedMemo struct {
+	lr            ContainerResources
+	memoryRequest resource.Quantity
+	out           *runtimestate.Resources
 }
 
 // addSandbox adds a sandbox.
@@ -332,7 +359,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 	if c.Method == "UpdateContainerResources" {
 		// The runtime reports the new values; no relist event.
 		if in := p.rt.find(c.ID); in != nil && c.Resources != nil {
-			in.c.Resources = reportedResources(*c.Resources, memoryRequest(p.allocatedPod(), c.Name))
+			in.c.Resources = p.rt.reported(*c.Resources, memoryRequest(p.allocatedPod(), c.Name))
 		}
 		return
 	}
@@ -376,7 +403,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			// back as a 2m request (its status shows none: apistatus).
 			r := spec.Resources
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
-			in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
+			in.c.Resources = p.rt.reported(lr, memoryRequest(p.allocatedPod(), c.Name))
 		}
 		p.rt.addContainer(in)
 		p.rt.addLog(c.Name, c.RestartCount)
