@@ -430,32 +430,19 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 			return
 		}
 	case "readiness":
-		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			ready := r == vocab.ProbeSuccess
-			if cs.Ready == ready {
-				return false
-			}
-			cs.Ready = ready
-			return true
-		}, true)
+		p.patchStatus(id, true, r == vocab.ProbeSuccess)
 	default:
-		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			started := r == vocab.ProbeSuccess
-			if cs.Started != nil && *cs.Started == started {
-				return false
-			}
-			cs.Started = &started
-			return true
-		}, false)
+		p.patchStatus(id, false, r == vocab.ProbeSuccess)
 	}
 	if p.mem.Worker == nil || p.mem.Worker.WorkType() != termination.TerminatedPod {
 		p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
 	}
 }
 
-// patchStatus is the status manager's SetContainerReadiness (with the
-// ContainersReady and Ready conditions) or SetContainerStartup.
-func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, readiness bool) {
+// patchStatus is the status manager's SetContainerReadiness (readiness:
+// the container's ready set to value, with the ContainersReady and Ready
+// conditions) or SetContainerStartup (its started set to value).
+func (p *podSim) patchStatus(id string, readiness, value bool) {
 	if p.mem.Status == nil {
 		return
 	}
@@ -477,9 +464,18 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 		}
 		return &st.ContainerStatuses
 	}
-	cs := (*list(cur))[idx]
-	if !change(&cs) {
-		return
+	if cs := &(*list(cur))[idx]; readiness && cs.Ready == value || !readiness && cs.Started != nil && *cs.Started == value {
+		return // no change
+	}
+	// set changes the container's status in the new status (the
+	// cached one is read only, above).
+	set := func(cs *v1.ContainerStatus) {
+		if readiness {
+			cs.Ready = value
+			return
+		}
+		started := value
+		cs.Started = &started
 	}
 	var st *v1.PodStatus
 	if normalized(cur) {
@@ -490,12 +486,12 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 		s := *cur
 		l := list(&s)
 		*l = slices.Clone(*l)
-		(*l)[idx] = cs
+		set(&(*l)[idx])
 		s.Conditions = slices.Clone(s.Conditions)
 		st = &s
 	} else {
 		st = cur.DeepCopy()
-		change(&(*list(st))[idx])
+		set(&(*list(st))[idx])
 	}
 	if readiness {
 		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.node.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})
