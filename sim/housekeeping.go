@@ -93,6 +93,12 @@ func (p *podSim) housekeep() {
 // drawn from the seed (gcOrder). Created and unknown instances are not
 // collected: the simulated runtime has none outside a sync.
 func (p *podSim) containerGC() {
+	if p.gcIdle() {
+		// Nothing to evict whether or not the pod's content may be
+		// removed: the pass is skipped without asking.
+		p.scheduleGC()
+		return
+	}
 	removable := p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved
 	if !removable && !p.gcHasWork() {
 		// The common pass: at most one exited instance per name and one
@@ -234,6 +240,26 @@ func (p *podSim) gcHasWork() bool {
 		}
 	}
 	return false
+}
+
+// gcIdle reports whether a pass would do nothing, whether or not the
+// pod's content may be removed: no exited instance (no evict unit), and
+// at most one sandbox (nothing to shuffle), active.
+func (p *podSim) gcIdle() bool {
+	if len(p.rt.sandboxes) > 1 {
+		return false
+	}
+	for _, in := range p.rt.containers {
+		if in.c.State == runtimestate.Exited {
+			return false
+		}
+	}
+	for _, sb := range p.rt.sandboxes {
+		if !p.sandboxActive(sb, nil) {
+			return false
+		}
+	}
+	return true
 }
 
 // sandboxActive is evictSandboxes' test: the sandbox is ready or a
