@@ -47,6 +47,14 @@ type prober struct {
 	// they start in lineBuf, room for the usual worker's.
 	lines   []proberLine
 	lineBuf [4]proberLine
+	// What the ticks looked up last (status, instance): cs is the
+	// container's status in the pod status statusOf; in is the instance
+	// inID while the runtime's removals were inRemovals.
+	statusOf   *v1.PodStatus
+	cs         *v1.ContainerStatus
+	in         *instance
+	inID       string
+	inRemovals int
 }
 
 type proberLine struct {
@@ -241,22 +249,47 @@ func (p *podSim) triggerReadiness() {
 	}
 }
 
+// status is the container's status in the cached pod status (nil: none),
+// looked up once per status stored: a stored status is never changed in
+// place.
 func (w *prober) status() *v1.ContainerStatus {
 	st := w.p.mem.Status
 	if st == nil {
 		return nil
 	}
+	if st == w.statusOf {
+		return w.cs
+	}
+	w.statusOf, w.cs = st, probedStatus(st, w.container.Name)
+	return w.cs
+}
+
+// probedStatus is the status of the container name with an ID in st (nil:
+// none), the regular containers first.
+func probedStatus(st *v1.PodStatus, name string) *v1.ContainerStatus {
 	for i := range st.ContainerStatuses {
-		if st.ContainerStatuses[i].Name == w.container.Name && st.ContainerStatuses[i].ContainerID != "" {
+		if st.ContainerStatuses[i].Name == name && st.ContainerStatuses[i].ContainerID != "" {
 			return &st.ContainerStatuses[i]
 		}
 	}
 	for i := range st.InitContainerStatuses {
-		if st.InitContainerStatuses[i].Name == w.container.Name && st.InitContainerStatuses[i].ContainerID != "" {
+		if st.InitContainerStatuses[i].Name == name && st.InitContainerStatuses[i].ContainerID != "" {
 			return &st.InitContainerStatuses[i]
 		}
 	}
 	return nil
+}
+
+// instance is the runtime's instance id (nil: none), looked up again only
+// for another ID or once the runtime removed an instance: an instance
+// added later does not come before it in the list (find).
+func (w *prober) instance(id string) *instance {
+	r := &w.p.rt
+	if w.in != nil && w.inID == id && w.inRemovals == r.removals {
+		return w.in
+	}
+	w.in, w.inID, w.inRemovals = r.find(id), id, r.removals
+	return w.in
 }
 
 func trimID(id string) string {
@@ -329,7 +362,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 	if started == (w.kind == "startup") {
 		return true, 0
 	}
-	in := p.rt.find(id)
+	in := w.instance(id)
 	if in == nil {
 		return true, 0
 	}

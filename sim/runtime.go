@@ -37,6 +37,8 @@ type fakeRuntime struct {
 	containerBuf [4]*instance
 	// reports are what reported made.
 	reports []reportedMemo
+	// removals counts the instances removed (prober.instance).
+	removals int
 }
 
 // reported is reportedResources(lr, memoryRequest), made once per pod for
@@ -104,6 +106,7 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 		}
 		r.containers = append(r.containers[:i], r.containers[i+1:]...)
 		r.changed = true
+		r.removals++
 		return
 	}
 }
