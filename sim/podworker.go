@@ -136,9 +136,10 @@ func (p *podSim) tryRun() {
 	for _, m := range out.Messages {
 		p.log(KindSync, p.loop.Now, oneLine(m))
 	}
-	if work == termination.SyncPod {
+	if work == termination.SyncPod && p.readinessWorking() {
 		// The status generation triggers readiness probes of started,
-		// running containers that are not ready yet.
+		// running containers that are not ready yet (a pod with no
+		// readiness worker running has nothing to trigger: no event).
 		if p.readinessTick == nil {
 			p.readinessTick = p.triggerReadiness
 		}

@@ -249,6 +249,18 @@ func (p *podSim) triggerReadiness() {
 	}
 }
 
+// readinessWorking reports whether the pod has a readiness worker not
+// stopped, which triggerReadiness may run. A stopped worker stays stopped,
+// and workers are added only by the sync that schedules the trigger.
+func (p *podSim) readinessWorking() bool {
+	for _, w := range p.probes {
+		if w.kind == "readiness" && !w.stopped {
+			return true
+		}
+	}
+	return false
+}
+
 // status is the container's status in the cached pod status (nil: none),
 // looked up once per status stored: a stored status is never changed in
 // place.
