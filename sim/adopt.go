@@ -71,9 +71,9 @@ func (p *podSim) seedRuntime() {
 		if sb.Ready && !p.pod.Spec.HostNetwork && p.pod.Status.PodIP == "" {
 			sb.IP = fmt.Sprintf("10.88.%d.%d", p.index/250%250, p.index%250+2)
 		}
-		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+		p.rt.addSandbox(sb)
 	}
-	p.rt.logs = map[string]map[int]bool{}
+	p.rt.logs = nil
 	// st lists the instances newest first; the runtime keeps them in the
 	// order they were created.
 	for i := len(st.Containers) - 1; i >= 0; i-- {
@@ -104,14 +104,11 @@ func (p *podSim) seedRuntime() {
 		// The instance's number is its restart count: the script's run
 		// of that number, and the next instance the one after.
 		in := &instance{c: c, run: p.drawRun(p.script.Containers[c.Name].run(c.RestartCount))}
-		p.rt.containers = append(p.rt.containers, in)
+		p.rt.addContainer(in)
 		if p.created[c.Name] < c.RestartCount+1 {
 			p.created[c.Name] = c.RestartCount + 1
 		}
-		if p.rt.logs[c.Name] == nil {
-			p.rt.logs[c.Name] = map[int]bool{}
-		}
-		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.addLog(c.Name, c.RestartCount)
 	}
 	p.rt.changed = true
 }

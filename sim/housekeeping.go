@@ -94,6 +94,12 @@ func (p *podSim) housekeep() {
 // drawn from the seed (gcOrder). Created and unknown instances are not
 // collected: the simulated runtime has none outside a sync.
 func (p *podSim) containerGC() {
+	if p.gcIdle() {
+		// Nothing to evict whether or not the pod's content may be
+		// removed: the pass is skipped without asking.
+		p.parkGC()
+		return
+	}
 	removable := p.forgotten || termination.Query(p.mem.Worker, true, p.node.cfg.Kubelet.Features).ShouldPodContentBeRemoved
 	if !removable && !p.gcHasWork() {
 		// The common pass: at most one exited instance per name and one
@@ -196,10 +202,9 @@ func (p *podSim) runGC(steps []gcStep) {
 	if len(steps) == 0 {
 		return
 	}
-	s := steps[0]
-	t := p.gcCall(s.c, p.loop.Now, s.d)
+	t := p.gcCall(steps[0].c, p.loop.Now, steps[0].d)
 	p.at(t, func() {
-		s.apply()
+		steps[0].apply()
 		p.runGC(steps[1:])
 	})
 }
@@ -308,6 +313,26 @@ func (p *podSim) gcHasWork() bool {
 	return false
 }
 
+// gcIdle reports whether a pass would do nothing, whether or not the
+// pod's content may be removed: no exited instance (no evict unit), and
+// at most one sandbox (nothing to shuffle), active.
+func (p *podSim) gcIdle() bool {
+	if len(p.rt.sandboxes) > 1 {
+		return false
+	}
+	for _, in := range p.rt.containers {
+		if in.c.State == runtimestate.Exited {
+			return false
+		}
+	}
+	for _, sb := range p.rt.sandboxes {
+		if !p.sandboxActive(sb, nil) {
+			return false
+		}
+	}
+	return true
+}
+
 // sandboxActive is evictSandboxes' test: the sandbox is ready or a
 // container instance refers to it. The kubelet tests it after the pass's
 // container removals, so the instances of removed (being removed by this
@@ -353,7 +378,7 @@ func (p *podSim) shuffle(n int, swap func(i, j int)) {
 func (p *podSim) leaveForGC() {
 	p.leftover = true
 	p.abandonPlay()
-	p.loop.Clear()
+	p.clearLoop()
 	p.dirty = false
 	clear(p.relists)
 	p.armGC(engine.NextAfter(p.node.clocks.GC, time.Minute, p.loop.Now))

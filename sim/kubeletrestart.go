@@ -65,7 +65,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	p.log(KindSync, p.loop.Now, fmt.Sprintf("kubelet stopped (starts again in %s): its memory of the pod is lost; the containers keep running", down)).Work = "kubelet stopped"
 	// Everything scheduled was the kubelet's but the processes' own exits.
 	p.abandonPlay()
-	p.loop.Clear()
+	p.clearLoop()
 	p.gc.parked = false // no pass while the kubelet is down
 	for _, in := range p.rt.containers {
 		p.scheduleOwnExit(in, p.loop.Now)
@@ -76,7 +76,7 @@ func (p *podSim) stopKubelet(down time.Duration) {
 	p.mem = Memory{Actuated: p.mem.Actuated}
 	p.rz.pending, p.reinspect = false, false
 	p.cache, p.cacheTime = nil, time.Time{}
-	p.record, p.spare, p.seen, p.dirty = map[string]string{}, nil, false, false
+	p.record, p.seen, p.dirty = map[string]string{}, false, false
 	p.busy, p.pending, p.finished = false, false, false
 	p.lastSyncEnd, p.workDue, p.deadline = time.Time{}, time.Time{}, time.Time{}
 	p.grace = 0

@@ -57,11 +57,19 @@ type podSim struct {
 	cache     *runtimestate.Pod
 	cacheTime time.Time
 	record    map[string]string
-	spare     map[string]string // the record's other map (relistAt)
-	ids       []string          // relistAt's buffers
-	events    []string
-	died      []string
-	seen      bool
+	// relistAt's buffers.
+	plegCur  []plegItem
+	plegGone []string
+	events   []plegEvent
+	died     []string
+	// plegBuf is where relistAt's buffers start (initPlegBuffers).
+	plegBuf struct {
+		cur    [6]plegItem
+		events [4]plegEvent
+		gone   [2]string
+		died   [2]string
+	}
+	seen bool
 	// pod worker
 	busy        bool
 	pending     bool
@@ -137,6 +145,12 @@ type podSim struct {
 	// relists are the relist times with an event scheduled.
 	dirty   bool
 	relists map[int64]bool // by time in nanoseconds since the Unix epoch
+	// ownExits are the processes' own exits scheduled (ownExitAt), each
+	// under a key from ownExitKeys; ownExitTick is onOwnExit, made once.
+	// The loop's Clear drops them too (clearLoop).
+	ownExits    []ownExit
+	ownExitKeys int64
+	ownExitTick func(int64)
 	// housekeeping and deadline checks scheduled.
 	housekeeping bool
 	deadline     time.Time
@@ -166,12 +180,20 @@ func (p *podSim) runUntil(t time.Time) {
 	}
 	if p.done() {
 		p.abandonPlay()
-		p.loop.Clear()
+		p.clearLoop()
 		return
 	}
 	if p.loop.Now.Before(t) {
 		p.loop.Now = t
 	}
+}
+
+// clearLoop drops every event of the pod's loop, and the own exits
+// waiting for theirs.
+func (p *podSim) clearLoop() {
+	p.loop.Clear()
+	clear(p.ownExits)
+	p.ownExits = p.ownExits[:0]
 }
 
 // at schedules fn on the pod's loop at t (a time before now: now).

@@ -110,6 +110,7 @@ func (p *podSim) tryRun() {
 	if sp == nil {
 		sp = &syncPlay{p: p}
 		sp.fn = sp.play
+		sp.steps, sp.logged = sp.stepBuf[:0], sp.loggedBuf[:0]
 	}
 	p.freePlay = nil
 	sp.start, sp.out, sp.work, sp.gen, sp.resize = p.loop.Now, out, work, p.pod.Generation, startResize
@@ -135,9 +136,10 @@ func (p *podSim) tryRun() {
 	for _, m := range out.Messages {
 		p.log(KindSync, p.loop.Now, oneLine(m))
 	}
-	if work == termination.SyncPod {
+	if work == termination.SyncPod && p.readinessWorking() {
 		// The status generation triggers readiness probes of started,
-		// running containers that are not ready yet.
+		// running containers that are not ready yet (a pod with no
+		// readiness worker running has nothing to trigger: no event).
 		if p.readinessTick == nil {
 			p.readinessTick = p.triggerReadiness
 		}
@@ -194,6 +196,11 @@ type syncPlay struct {
 	// that a call the runtime's contention lengthens while it runs is
 	// shown as it returned (runtimeLedger).
 	logged []*Call
+	// stepBuf and loggedBuf are where steps and logged start: room for
+	// the usual sync's, inside the syncPlay (made once per pod and played
+	// on again) rather than lists grown through 1, 2, 4, 8.
+	stepBuf   [8]playStep
+	loggedBuf [4]*Call
 }
 
 // playStep is one step of a syncPlay: its argument of play, and its place

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +26,9 @@ type prober struct {
 	tick      func(int64) // onTick, made once
 	stopped   bool
 	lastID    string
+	// lastCID is the status's container ID ("containerd://...") lastID
+	// was cut from, so that a tick on the same container cuts none.
+	lastCID   string
 	lastRes   vocab.ProbeResult
 	resultRun int
 	onHold    bool
@@ -41,8 +43,18 @@ type prober struct {
 	inFlight  bool
 	triggered bool
 	note      string
-	// lines are the result entries' messages made so far (resultLine).
-	lines []proberLine
+	// lines are the result entries' messages made so far (resultLine);
+	// they start in lineBuf, room for the usual worker's.
+	lines   []proberLine
+	lineBuf [4]proberLine
+	// What the ticks looked up last (status, instance): cs is the
+	// container's status in the pod status statusOf; in is the instance
+	// inID while the runtime's removals were inRemovals.
+	statusOf   *v1.PodStatus
+	cs         *v1.ContainerStatus
+	in         *instance
+	inID       string
+	inRemovals int
 }
 
 type proberLine struct {
@@ -62,9 +74,12 @@ func (w *prober) resultLine(r vocab.ProbeResult) string {
 	}
 	var msg string
 	if w.seeding {
-		msg = fmt.Sprintf("%s of %s: %s (the initial result for a new container)", w.kind, w.container.Name, r)
+		msg = w.kind + " of " + w.container.Name + ": " + string(r) + " (the initial result for a new container)"
 	} else {
-		msg = fmt.Sprintf("%s probe of %s: %s%s", w.kind, w.container.Name, r, w.note)
+		msg = w.kind + " probe of " + w.container.Name + ": " + string(r) + w.note
+	}
+	if w.lines == nil {
+		w.lines = w.lineBuf[:0]
 	}
 	if len(w.lines) < 8 {
 		w.lines = append(w.lines, proberLine{result: r, note: w.note, seeding: w.seeding, msg: msg})
@@ -234,22 +249,59 @@ func (p *podSim) triggerReadiness() {
 	}
 }
 
+// readinessWorking reports whether the pod has a readiness worker not
+// stopped, which triggerReadiness may run. A stopped worker stays stopped,
+// and workers are added only by the sync that schedules the trigger.
+func (p *podSim) readinessWorking() bool {
+	for _, w := range p.probes {
+		if w.kind == "readiness" && !w.stopped {
+			return true
+		}
+	}
+	return false
+}
+
+// status is the container's status in the cached pod status (nil: none),
+// looked up once per status stored: a stored status is never changed in
+// place.
 func (w *prober) status() *v1.ContainerStatus {
 	st := w.p.mem.Status
 	if st == nil {
 		return nil
 	}
+	if st == w.statusOf {
+		return w.cs
+	}
+	w.statusOf, w.cs = st, probedStatus(st, w.container.Name)
+	return w.cs
+}
+
+// probedStatus is the status of the container name with an ID in st (nil:
+// none), the regular containers first.
+func probedStatus(st *v1.PodStatus, name string) *v1.ContainerStatus {
 	for i := range st.ContainerStatuses {
-		if st.ContainerStatuses[i].Name == w.container.Name && st.ContainerStatuses[i].ContainerID != "" {
+		if st.ContainerStatuses[i].Name == name && st.ContainerStatuses[i].ContainerID != "" {
 			return &st.ContainerStatuses[i]
 		}
 	}
 	for i := range st.InitContainerStatuses {
-		if st.InitContainerStatuses[i].Name == w.container.Name && st.InitContainerStatuses[i].ContainerID != "" {
+		if st.InitContainerStatuses[i].Name == name && st.InitContainerStatuses[i].ContainerID != "" {
 			return &st.InitContainerStatuses[i]
 		}
 	}
 	return nil
+}
+
+// instance is the runtime's instance id (nil: none), looked up again only
+// for another ID or once the runtime removed an instance: an instance
+// added later does not come before it in the list (find).
+func (w *prober) instance(id string) *instance {
+	r := &w.p.rt
+	if w.in != nil && w.inID == id && w.inRemovals == r.removals {
+		return w.in
+	}
+	w.in, w.inID, w.inRemovals = r.find(id), id, r.removals
+	return w.in
 }
 
 func trimID(id string) string {
@@ -285,7 +337,10 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 	if cs == nil {
 		return true, 0
 	}
-	id := trimID(cs.ContainerID)
+	id := w.lastID
+	if cs.ContainerID != w.lastCID {
+		id = trimID(cs.ContainerID)
+	}
 	if id != w.lastID {
 		if w.lastID != "" {
 			p.setResult(w, w.lastID, vocab.ProbeNoResult)
@@ -296,6 +351,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 		w.seeding = false
 		w.onHold = false
 	}
+	w.lastCID = cs.ContainerID
 	if w.onHold {
 		return true, 0
 	}
@@ -318,7 +374,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 	if started == (w.kind == "startup") {
 		return true, 0
 	}
-	in := p.rt.find(id)
+	in := w.instance(id)
 	if in == nil {
 		return true, 0
 	}
@@ -350,7 +406,7 @@ func (w *prober) doProbe() (keep bool, takes time.Duration) {
 				return
 			}
 			if timedOut {
-				w.note = fmt.Sprintf(" (timed out after %s)", d)
+				w.note = " (timed out after " + d.String() + ")"
 			}
 			w.record(id, res)
 			w.note = ""
@@ -419,32 +475,19 @@ func (p *podSim) setResult(w *prober, id string, r vocab.ProbeResult) {
 			return
 		}
 	case "readiness":
-		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			ready := r == vocab.ProbeSuccess
-			if cs.Ready == ready {
-				return false
-			}
-			cs.Ready = ready
-			return true
-		}, true)
+		p.patchStatus(id, true, r == vocab.ProbeSuccess)
 	default:
-		p.patchStatus(id, func(cs *v1.ContainerStatus) bool {
-			started := r == vocab.ProbeSuccess
-			if cs.Started != nil && *cs.Started == started {
-				return false
-			}
-			cs.Started = &started
-			return true
-		}, false)
+		p.patchStatus(id, false, r == vocab.ProbeSuccess)
 	}
 	if p.mem.Worker == nil || p.mem.Worker.WorkType() != termination.TerminatedPod {
 		p.update(termination.Update{Type: termination.UpdateSync, Pod: p.pod})
 	}
 }
 
-// patchStatus is the status manager's SetContainerReadiness (with the
-// ContainersReady and Ready conditions) or SetContainerStartup.
-func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, readiness bool) {
+// patchStatus is the status manager's SetContainerReadiness (readiness:
+// the container's ready set to value, with the ContainersReady and Ready
+// conditions) or SetContainerStartup (its started set to value).
+func (p *podSim) patchStatus(id string, readiness, value bool) {
 	if p.mem.Status == nil {
 		return
 	}
@@ -466,9 +509,18 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 		}
 		return &st.ContainerStatuses
 	}
-	cs := (*list(cur))[idx]
-	if !change(&cs) {
-		return
+	if cs := &(*list(cur))[idx]; readiness && cs.Ready == value || !readiness && cs.Started != nil && *cs.Started == value {
+		return // no change
+	}
+	// set changes the container's status in the new status (the
+	// cached one is read only, above).
+	set := func(cs *v1.ContainerStatus) {
+		if readiness {
+			cs.Ready = value
+			return
+		}
+		started := value
+		cs.Started = &started
 	}
 	var st *v1.PodStatus
 	if normalized(cur) {
@@ -479,12 +531,12 @@ func (p *podSim) patchStatus(id string, change func(*v1.ContainerStatus) bool, r
 		s := *cur
 		l := list(&s)
 		*l = slices.Clone(*l)
-		(*l)[idx] = cs
+		set(&(*l)[idx])
 		s.Conditions = slices.Clone(s.Conditions)
 		st = &s
 	} else {
 		st = cur.DeepCopy()
-		change(&(*list(st))[idx])
+		set(&(*list(st))[idx])
 	}
 	if readiness {
 		gen := conditions.Generate(p.pod, st, conditions.Options{Features: p.node.cfg.Kubelet.Features, Cached: p.mem.Status, Runtime: p.cache})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubeletlogic/kubeletlogic/containerhash"
 	"github.com/kubeletlogic/kubeletlogic/runtimestate"
@@ -20,13 +21,78 @@ type fakeRuntime struct {
 	script     *Script
 	sandboxes  []runtimestate.Sandbox
 	containers []*instance
-	// logs are the restart counts with a log file, per container name.
-	logs map[string]map[int]bool
+	// logs are the log files, each once (a handful per pod: a list, not a
+	// map of sets).
+	logs []logFile
 	// runsByID and logsMax are what runs and logMax return, kept until
 	// the containers or the logs change (changed).
 	runsByID map[string]Run
 	logsMax  map[string]int
 	changed  bool
+	// sandboxBuf and containerBuf are where the lists of sandboxes and
+	// instances start (addSandbox, addContainer): room for the usual pod
+	// inside the podSim, rather than lists allocated and grown through 1,
+	// 2, 4.
+	sandboxBuf   [1]runtimestate.Sandbox
+	containerBuf [4]*instance
+	// reports are what reported made.
+	reports []reportedMemo
+	// removals counts the instances removed (prober.instance).
+	removals int
+}
+
+// reported is reportedResources(lr, memoryRequest), made once per pod for
+// each pair (up to four): the instances of a container report the same
+// values, and nothing changes what a Resources points to (the snapshots of
+// an instance already share it).
+func (r *fakeRuntime) reported(lr ContainerResources, memoryRequest resource.Quantity) *runtimestate.Resources {
+	for _, m := range r.reports {
+		if m.lr == lr && m.memoryRequest == memoryRequest {
+			return m.out
+		}
+	}
+	out := reportedResources(lr, memoryRequest)
+	if len(r.reports) < 4 {
+		r.reports = append(r.reports, reportedMemo{lr, memoryRequest, out})
+	}
+	return out
+}
+
+// reportedMemo is a pair of reported and what it made of it.
+type reportedMemo struct {
+	lr            ContainerResources
+	memoryRequest resource.Quantity
+	out           *runtimestate.Resources
+}
+
+// addSandbox adds a sandbox.
+func (r *fakeRuntime) addSandbox(sb runtimestate.Sandbox) {
+	if r.sandboxes == nil {
+		r.sandboxes = r.sandboxBuf[:0]
+	}
+	r.sandboxes = append(r.sandboxes, sb)
+}
+
+// addContainer adds an instance, the newest.
+func (r *fakeRuntime) addContainer(in *instance) {
+	if r.containers == nil {
+		r.containers = r.containerBuf[:0]
+	}
+	r.containers = append(r.containers, in)
+}
+
+// logFile is the log file of a container's instance: the container's name
+// and the instance's restart count.
+type logFile struct {
+	name         string
+	restartCount int
+}
+
+// addLog records the log file of container name's instance restartCount.
+func (r *fakeRuntime) addLog(name string, restartCount int) {
+	if !slices.Contains(r.logs, logFile{name, restartCount}) {
+		r.logs = append(r.logs, logFile{name, restartCount})
+	}
 }
 
 // remove removes an instance, and its log file unless keepLogs.
@@ -35,11 +101,12 @@ func (r *fakeRuntime) remove(id string, keepLogs bool) {
 		if in.c.ID != id {
 			continue
 		}
-		if !keepLogs && r.logs[in.c.Name] != nil {
-			delete(r.logs[in.c.Name], in.c.RestartCount)
+		if !keepLogs {
+			r.logs = slices.DeleteFunc(r.logs, func(l logFile) bool { return l == logFile{in.c.Name, in.c.RestartCount} })
 		}
 		r.containers = append(r.containers[:i], r.containers[i+1:]...)
 		r.changed = true
+		r.removals++
 		return
 	}
 }
@@ -77,11 +144,9 @@ func (r *fakeRuntime) refresh() {
 	}
 	out := r.logsMax
 	clear(out)
-	for name, counts := range r.logs {
-		for n := range counts {
-			if cur, ok := out[name]; !ok || n > cur {
-				out[name] = n
-			}
+	for _, l := range r.logs {
+		if cur, ok := out[l.name]; !ok || l.restartCount > cur {
+			out[l.name] = l.restartCount
 		}
 	}
 }
@@ -207,19 +272,43 @@ func (r *fakeRuntime) running() bool {
 
 // ownExitAt schedules the exit of in's process on its own at at, with its
 // run's exit code (OOMKilled for an OOM kill), unless the instance is
-// stopped or restarted before.
+// stopped or restarted before. The exit waits in p.ownExits under a key
+// the loop passes to onOwnExit (made once), rather than in a closure per
+// exit.
 func (p *podSim) ownExitAt(in *instance, at time.Time) {
 	in.gen++
-	gen := in.gen
-	p.at(at, func() {
-		if in.gen == gen && in.c.State == runtimestate.Running {
-			reason := exitReason(in.run.ExitCode)
-			if in.run.oomKilled {
-				reason = reasonOOMKilled
-			}
-			p.exitAs(in, in.run.ExitCode, at, reason)
+	p.ownExitKeys++
+	p.ownExits = append(p.ownExits, ownExit{key: p.ownExitKeys, in: in, gen: in.gen, at: at})
+	if p.ownExitTick == nil {
+		p.ownExitTick = p.onOwnExit
+	}
+	p.loop.AtCall(at, p.ownExitTick, p.ownExitKeys)
+}
+
+// ownExit is an exit ownExitAt scheduled: the instance, its gen then, and
+// the time of the exit.
+type ownExit struct {
+	key int64
+	in  *instance
+	gen int
+	at  time.Time
+}
+
+// onOwnExit is the exit ownExitAt scheduled under key.
+func (p *podSim) onOwnExit(key int64) {
+	i := slices.IndexFunc(p.ownExits, func(e ownExit) bool { return e.key == key })
+	if i < 0 {
+		return
+	}
+	e := p.ownExits[i]
+	p.ownExits = slices.Delete(p.ownExits, i, i+1)
+	if in := e.in; in.gen == e.gen && in.c.State == runtimestate.Running {
+		reason := exitReason(in.run.ExitCode)
+		if in.run.oomKilled {
+			reason = reasonOOMKilled
 		}
-	})
+		p.exitAs(in, in.run.ExitCode, e.at, reason)
+	}
 }
 
 // hasSandbox: the runtime still has sandbox id (not removed).
@@ -273,7 +362,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 	if c.Method == "UpdateContainerResources" {
 		// The runtime reports the new values; no relist event.
 		if in := p.rt.find(c.ID); in != nil && c.Resources != nil {
-			in.c.Resources = reportedResources(*c.Resources, memoryRequest(p.allocatedPod(), c.Name))
+			in.c.Resources = p.rt.reported(*c.Resources, memoryRequest(p.allocatedPod(), c.Name))
 		}
 		return
 	}
@@ -297,7 +386,7 @@ func (p *podSim) apply(c Call, start time.Time) {
 			}
 			sb.IP = p.sandboxIP
 		}
-		p.rt.sandboxes = append(p.rt.sandboxes, sb)
+		p.rt.addSandbox(sb)
 	case "CreateContainer":
 		if !p.rt.hasSandbox(c.Sandbox) {
 			return // refused (callStarted)
@@ -317,16 +406,10 @@ func (p *podSim) apply(c Call, start time.Time) {
 			// back as a 2m request (its status shows none: apistatus).
 			r := spec.Resources
 			lr := linuxResources(r.Requests.Cpu().MilliValue(), r.Limits.Cpu().MilliValue(), r.Limits.Memory().Value())
-			in.c.Resources = reportedResources(lr, memoryRequest(p.allocatedPod(), c.Name))
+			in.c.Resources = p.rt.reported(lr, memoryRequest(p.allocatedPod(), c.Name))
 		}
-		p.rt.containers = append(p.rt.containers, in)
-		if p.rt.logs == nil {
-			p.rt.logs = map[string]map[int]bool{}
-		}
-		if p.rt.logs[c.Name] == nil {
-			p.rt.logs[c.Name] = map[int]bool{}
-		}
-		p.rt.logs[c.Name][c.RestartCount] = true
+		p.rt.addContainer(in)
+		p.rt.addLog(c.Name, c.RestartCount)
 		p.rt.changed = true
 	case "StartContainer":
 		in := p.rt.find(c.ID)
