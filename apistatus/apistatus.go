@@ -144,8 +144,9 @@ type Statuses struct {
 // arguments (a previous status reused whole, its last state, volume mounts
 // or Started, the spec's requests), made once the status is final. The
 // arguments are never copied; the bookkeeping lives on the stack (up to 16
-// containers a list), and instances are copied only to sort them when st
-// does not list them newest first.
+// containers a list, and the container IDs of up to 16 instances), and
+// instances are copied only to sort them when st does not list them newest
+// first.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if pod == nil {
 		return Statuses{}
@@ -176,7 +177,11 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		c.newestFirst = slices.Clone(st.Containers)
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
-	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst, prev)
+	// The IDs are needed only while converting: up to 16 sit on the stack
+	// (an argument of convert rather than a field of c, which would take
+	// them to the heap).
+	var idsArr [16]string
+	ids := containerIDs(idsArr[:0], c.opts.RuntimeType, c.newestFirst, prev)
 	// A status holds at most two state objects of a kind (its state and
 	// its last state), so a pod of one container needs arrays of two.
 	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
@@ -184,9 +189,9 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 
-	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
-	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, containerList{regular: pod.Spec.InitContainers}, hasInit, true)
-	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, containerList{ephemeral: pod.Spec.EphemeralContainers}, hasInit, false)
+	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, ids, hasInit, false)
+	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, containerList{regular: pod.Spec.InitContainers}, ids, hasInit, true)
+	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, containerList{ephemeral: pod.Spec.EphemeralContainers}, ids, hasInit, false)
 	return out
 }
 
@@ -223,9 +228,7 @@ type converter struct {
 	opts        Options
 	restarting  bool
 	newestFirst []runtimestate.Container
-	// ids are the container IDs of newestFirst, in its order.
-	ids []string
-	mem states
+	mem         states
 }
 
 // states hands out the state objects of the statuses one Compute builds,
@@ -305,15 +308,15 @@ func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTer
 	return &m.t[len(m.t)-1]
 }
 
-// containerIDs returns "<runtimeType>://<ID>" for every instance: the
-// strings of prev's statuses that already read so (their current and last
-// states'), the others made as substrings of one string.
-func containerIDs(runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
+// containerIDs appends to dst "<runtimeType>://<ID>" for every instance:
+// the strings of prev's statuses that already read so (their current and
+// last states'), the others made as substrings of one string.
+func containerIDs(dst []string, runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
 	if len(ins) == 0 {
-		return nil
+		return dst
 	}
-	dst := make([]string, 0, len(ins))
-	start := 0
+	dst = slices.Grow(dst, len(ins))
+	start := len(dst)
 	missing := 0
 	for i := range ins {
 		id := prevContainerID(prev, runtimeType, ins[i].ID)
@@ -461,8 +464,9 @@ type slotMeta struct {
 // convert mirrors one call of convertToAPIContainerStatuses. The kubelet
 // keys its statuses by container name; convert keeps them in a slice, the
 // status of container i at slot[i], the index of the last container with
-// its name (a valid pod has unique names, and then slot[i] is i).
-func (c *converter) convert(previous []v1.ContainerStatus, containers containerList, hasInit, isInit bool) []v1.ContainerStatus {
+// its name (a valid pod has unique names, and then slot[i] is i). ids are
+// the container IDs of c.newestFirst, in its order.
+func (c *converter) convert(previous []v1.ContainerStatus, containers containerList, ids []string, hasInit, isInit bool) []v1.ContainerStatus {
 	f := c.opts.Features
 	n := containers.len()
 	if n == 0 {
@@ -580,7 +584,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 			continue
 		}
 		o := lastNamed(previous, in.Name)
-		s, a := c.instanceStatus(in, c.ids[i], o)
+		s, a := c.instanceStatus(in, ids[i], o)
 		if meta[k].seen == 1 {
 			// The second newest instance gives its state alone.
 			work[k].LastTerminationState = s.State
