@@ -136,7 +136,9 @@ type Statuses struct {
 // The result shares no memory with the arguments (strings aside, which
 // cannot change: a container ID the previous status already holds is that
 // string), and Compute allocates what the result holds and little more:
-// one slice per list; the state objects of all statuses, a chunk at a time,
+// the statuses of the three lists in one array (each list a slice of it
+// with no room to grow into the next; a list with repeated names gets a
+// slice of its own); the state objects of all statuses, a chunk at a time,
 // and their new container IDs, as substrings of one string (no two statuses
 // share an object); per status its volume-mount statuses and (gate
 // InPlacePodVerticalScaling) resources, the empty ones of containers that
@@ -186,6 +188,8 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	// its last state), so a pod of one container needs arrays of two.
 	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
 	c.mem.chunk = min(max(4, containers), 2*containers)
+	// One array holds the statuses of the three lists (see take).
+	c.statuses = make([]v1.ContainerStatus, containers)
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 
@@ -229,6 +233,18 @@ type converter struct {
 	restarting  bool
 	newestFirst []runtimestate.Container
 	mem         states
+	// statuses are what is left of the array of the statuses of every
+	// list, one per spec container (see take).
+	statuses []v1.ContainerStatus
+}
+
+// take hands out the next n statuses of c.statuses, zero, as a slice of
+// capacity n: the lists share one array but no status, and appending to
+// one list reallocates it rather than overwrite the next.
+func (c *converter) take(n int) []v1.ContainerStatus {
+	work := c.statuses[:n:n]
+	c.statuses = c.statuses[n:]
+	return work
 }
 
 // states hands out the state objects of the statuses one Compute builds,
@@ -499,7 +515,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		}
 		return -1
 	}
-	work := make([]v1.ContainerStatus, n)
+	work := c.take(n)
 
 	defaultReason := ContainerCreating
 	if hasInit {
