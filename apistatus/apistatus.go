@@ -138,11 +138,12 @@ type Statuses struct {
 // string), and Compute allocates what the result holds and little more:
 // the statuses of the three lists in one array (each list a slice of it
 // with no room to grow into the next; a list with repeated names gets a
-// slice of its own); the state objects of all statuses, a chunk at a time,
-// and their new container IDs, as substrings of one string (no two statuses
-// share an object); per status its volume-mount statuses and (gate
-// InPlacePodVerticalScaling) resources, the empty ones of containers that
-// set none from one array; and a copy of each field that would otherwise point into the
+// slice of its own); the state objects of all statuses, with the empty
+// resources of containers that set none (gate InPlacePodVerticalScaling),
+// from one array of sets and, for large pods, arrays of a kind (see
+// states; no two statuses share an object); their new container IDs, as
+// substrings of one string; per status its volume-mount statuses and
+// (same gate) other resources; and a copy of each field that would otherwise point into the
 // arguments (a previous status reused whole, its last state, volume mounts
 // or Started, the spec's requests), made once the status is final. The
 // arguments are never copied; the bookkeeping lives on the stack (up to 16
@@ -245,83 +246,6 @@ func (c *converter) take(n int) []v1.ContainerStatus {
 	work := c.statuses[:n:n]
 	c.statuses = c.statuses[n:]
 	return work
-}
-
-// states hands out the state objects of the statuses one Compute builds,
-// taken from arrays allocated a chunk at a time rather than one by one. No
-// two statuses share an object, so the result stays free to change; the
-// objects merely sit side by side in memory.
-type states struct {
-	chunk int // objects per array
-	w     []v1.ContainerStateWaiting
-	r     []v1.ContainerStateRunning
-	t     []v1.ContainerStateTerminated
-	res   []v1.ResourceRequirements
-	// resChunk is the number of containers of the pod's spec that set no
-	// resources and have an instance: no status needs more empty
-	// ResourceRequirements than that, so one array is enough.
-	resChunk int
-}
-
-// withoutResources counts the containers of pod's spec that set no
-// requests, limits or claims and have an instance in st.
-func withoutResources(pod *v1.Pod, st *runtimestate.Pod) int {
-	n := 0
-	count := func(name string, r *v1.ResourceRequirements) {
-		if r.Limits != nil || r.Requests != nil || r.Claims != nil {
-			return
-		}
-		for i := range st.Containers {
-			if st.Containers[i].Name == name {
-				n++
-				return
-			}
-		}
-	}
-	for i := range pod.Spec.InitContainers {
-		count(pod.Spec.InitContainers[i].Name, &pod.Spec.InitContainers[i].Resources)
-	}
-	for i := range pod.Spec.Containers {
-		count(pod.Spec.Containers[i].Name, &pod.Spec.Containers[i].Resources)
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		count(pod.Spec.EphemeralContainers[i].Name, &pod.Spec.EphemeralContainers[i].Resources)
-	}
-	return n
-}
-
-// noResources is a new empty ResourceRequirements: resourcesOf's answer
-// for a container whose spec sets no requests, limits or claims.
-func (m *states) noResources() *v1.ResourceRequirements {
-	if len(m.res) == cap(m.res) {
-		m.res = make([]v1.ResourceRequirements, 0, max(1, m.resChunk))
-	}
-	m.res = append(m.res, v1.ResourceRequirements{})
-	return &m.res[len(m.res)-1]
-}
-
-func (m *states) waiting(v v1.ContainerStateWaiting) *v1.ContainerStateWaiting {
-	if len(m.w) == cap(m.w) {
-		m.w = make([]v1.ContainerStateWaiting, 0, m.chunk)
-	}
-	m.w = append(m.w, v)
-	return &m.w[len(m.w)-1]
-}
-
-func (m *states) running(v v1.ContainerStateRunning) *v1.ContainerStateRunning {
-	if len(m.r) == cap(m.r) {
-		m.r = make([]v1.ContainerStateRunning, 0, m.chunk)
-	}
-	m.r = append(m.r, v)
-	return &m.r[len(m.r)-1]
-}
-
-func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTerminated {
-	if len(m.t) == cap(m.t) {
-		m.t = make([]v1.ContainerStateTerminated, 0, m.chunk)
-	}
-	m.t = append(m.t, v)
-	return &m.t[len(m.t)-1]
 }
 
 // containerIDs appends to dst "<runtimeType>://<ID>" for every instance:
