@@ -5,7 +5,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/duration"
 )
 
 // Row is the row `kubectl get pods` prints for a pod: its NAME, READY,
@@ -96,11 +95,16 @@ func Restarts(pod *v1.Pod, now time.Time) string {
 		return ""
 	}
 	n, last := RestartCount(pod)
-	s := strconv.Itoa(n)
-	if n != 0 && !last.IsZero() {
-		s += " (" + since(last, now) + " ago)"
+	if n == 0 || last.IsZero() {
+		return strconv.Itoa(n)
 	}
-	return s
+	// Written in a buffer on the stack: the cell is the one allocation.
+	var buf [48]byte
+	b := strconv.AppendInt(buf[:0], int64(n), 10)
+	b = append(b, " ("...)
+	b = appendAge(b, now.Sub(last))
+	b = append(b, " ago)"...)
+	return string(b)
 }
 
 // RestartCount returns the number of the RESTARTS cell and the time of the
@@ -190,13 +194,4 @@ func walk(pod *v1.Pod) counts {
 		}
 	}
 	return c
-}
-
-// since is the printer's translateTimestampSince with the clock as an
-// argument.
-func since(t, now time.Time) string {
-	if t.IsZero() {
-		return "<unknown>"
-	}
-	return duration.HumanDuration(now.Sub(t))
 }
