@@ -140,8 +140,9 @@ type Statuses struct {
 // with no room to grow into the next; a list with repeated names gets a
 // slice of its own); the state objects of all statuses, with the empty
 // resources of containers that set none (gate InPlacePodVerticalScaling),
-// from one array of sets and, for large pods, arrays of a kind (see
-// states; no two statuses share an object); their new container IDs, as
+// from one array of sets (with the statuses' array, for a pod of one or
+// two containers) and, for large pods, arrays of a kind (see states; no
+// two statuses share an object); their new container IDs, as
 // substrings of one string; per status its volume-mount statuses and
 // (same gate) other resources; and a copy of each field that would otherwise point into the
 // arguments (a previous status reused whole, its last state, volume mounts
@@ -189,8 +190,9 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	// its last state), so a pod of one container needs arrays of two.
 	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
 	c.mem.chunk = min(max(4, containers), 2*containers)
-	// One array holds the statuses of the three lists (see take).
-	c.statuses = make([]v1.ContainerStatus, containers)
+	// One array holds the statuses of the three lists (see take); for a
+	// pod of one or two containers it comes with the sets of states.
+	c.statuses, c.mem.sets = c.mem.memoryFor(containers)
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 

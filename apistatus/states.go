@@ -43,6 +43,29 @@ type stateSet struct {
 
 const terminatedPerSet = 2
 
+// memoryFor returns the statuses of a pod of n containers and, for one
+// or two containers (most pods), the sets of their states: both in one
+// allocation, the states being needed for every status but one reused
+// whole. Larger pods get their sets at the first state (inSets).
+func (m *states) memoryFor(n int) ([]v1.ContainerStatus, []stateSet) {
+	sets := (m.chunk + terminatedPerSet - 1) / terminatedPerSet
+	switch {
+	case n == 1 && sets == 1:
+		mem := new(struct {
+			statuses [1]v1.ContainerStatus
+			sets     [1]stateSet
+		})
+		return mem.statuses[:], mem.sets[:]
+	case n == 2 && sets == 2:
+		mem := new(struct {
+			statuses [2]v1.ContainerStatus
+			sets     [2]stateSet
+		})
+		return mem.statuses[:], mem.sets[:]
+	}
+	return make([]v1.ContainerStatus, n), nil
+}
+
 // inSets returns the set holding the next object of a kind of which each
 // set holds per, *taken of them taken already, and its index there, and
 // counts it taken; nil once the sets hold no more.
