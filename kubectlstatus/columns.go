@@ -142,15 +142,13 @@ func walk(pod *v1.Pod) counts {
 		return c
 	}
 	c.total = len(pod.Spec.Containers)
-	sidecars := map[string]bool{}
-	for i := range pod.Spec.InitContainers {
-		ic := &pod.Spec.InitContainers[i]
-		if ic.RestartPolicy != nil && *ic.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			sidecars[ic.Name] = true
+	inits := pod.Spec.InitContainers
+	for i := range inits {
+		if ic := &inits[i]; ic.RestartPolicy != nil && *ic.RestartPolicy == v1.ContainerRestartPolicyAlways {
 			c.total++
 		}
 	}
-	later := func(t *time.Time, s v1.ContainerStatus) {
+	later := func(t *time.Time, s *v1.ContainerStatus) {
 		if lt := s.LastTerminationState.Terminated; lt != nil && t.Before(lt.FinishedAt.Time) {
 			*t = lt.FinishedAt.Time
 		}
@@ -159,17 +157,19 @@ func walk(pod *v1.Pod) counts {
 	var sidecarRestarts int
 	var sidecarLast time.Time
 	initializing := false
-	for _, s := range pod.Status.InitContainerStatuses {
+	for i := range pod.Status.InitContainerStatuses {
+		s := &pod.Status.InitContainerStatuses[i]
 		c.restarts += int(s.RestartCount)
 		later(&c.lastRestart, s)
-		if sidecars[s.Name] {
+		sidecar := anySidecar(inits, s.Name)
+		if sidecar {
 			sidecarRestarts += int(s.RestartCount)
 			later(&sidecarLast, s)
 		}
 		if s.State.Terminated != nil && s.State.Terminated.ExitCode == 0 {
 			continue
 		}
-		if sidecars[s.Name] && s.Started != nil && *s.Started {
+		if sidecar && s.Started != nil && *s.Started {
 			if s.Ready {
 				c.ready++
 			}
@@ -182,7 +182,7 @@ func walk(pod *v1.Pod) counts {
 	if !initializing || conditionTrue(pod.Status.Conditions, v1.PodInitialized, true) {
 		c.restarts, c.lastRestart = sidecarRestarts, sidecarLast
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
-			s := pod.Status.ContainerStatuses[i]
+			s := &pod.Status.ContainerStatuses[i]
 			c.restarts += int(s.RestartCount)
 			later(&c.lastRestart, s)
 			switch {
