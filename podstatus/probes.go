@@ -126,8 +126,8 @@ func (p *prober) readyOnKubeletRestart(ready *bool, cs *v1.ContainerStatus, c *v
 	}
 	if c.ReadinessProbe != nil {
 		podReady := false
-		for _, cond := range p.pod.Status.Conditions {
-			if cond.Type == v1.PodReady && cond.Status == v1.ConditionTrue {
+		for i := range p.pod.Status.Conditions {
+			if cond := &p.pod.Status.Conditions[i]; cond.Type == v1.PodReady && cond.Status == v1.ConditionTrue {
 				podReady = true
 				break
 			}
