@@ -50,6 +50,80 @@ var (
 // and whether it parses, as ParseNormalizedNamed followed by
 // ParseImageName's reading of it.
 func parseReference(s string) (tag, digest string, ok bool) {
+	if tag, ok := simpleReference(s); ok {
+		return tag, "", true
+	}
+	return parseReferenceRE(s)
+}
+
+// simpleReference reads the commonest references, one lower-case path
+// component with an optional tag ("nginx", "busybox:1.36"), without the
+// regular expressions (they allocate, and every pod created reads its
+// images): ok with the tag for such a reference, which parses (under
+// docker.io/library/), and false for any other, left to parseReferenceRE.
+// TestSimpleReference compares the two.
+func simpleReference(s string) (tag string, ok bool) {
+	name, tag, hasTag := strings.Cut(s, ":")
+	switch {
+	case !repoComponent(name), len("library/")+len(name) > 255, hasTag && !validTag(tag):
+		return "", false
+	case len(s) == 64 && strings.Trim(s, "0123456789abcdef") == "":
+		return "", false // a bare identifier, refused as a name
+	}
+	return tag, true
+}
+
+// repoComponent reports whether s matches refRepoPart: runs of lower-case
+// letters and digits joined by one '.', one or two '_', or any number of
+// '-'.
+func repoComponent(s string) bool {
+	i := 0
+	for {
+		start := i
+		for i < len(s) && ('a' <= s[i] && s[i] <= 'z' || '0' <= s[i] && s[i] <= '9') {
+			i++
+		}
+		switch {
+		case i == start:
+			return false // empty, or a separator not followed by a run
+		case i == len(s):
+			return true
+		case s[i] == '.':
+			i++
+		case s[i] == '_':
+			i++
+			if i < len(s) && s[i] == '_' {
+				i++
+			}
+		case s[i] == '-':
+			for i < len(s) && s[i] == '-' {
+				i++
+			}
+		default:
+			return false
+		}
+	}
+}
+
+// validTag reports whether t matches refTag: a word character, then up to
+// 127 word characters, dots and dashes.
+func validTag(t string) bool {
+	if len(t) == 0 || len(t) > 128 || t[0] == '.' || t[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseReferenceRE is parseReference through the grammar's regular
+// expressions, for any reference.
+func parseReferenceRE(s string) (tag, digest string, ok bool) {
 	if identifierRE.MatchString(s) {
 		return "", "", false
 	}

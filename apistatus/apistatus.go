@@ -136,16 +136,21 @@ type Statuses struct {
 // The result shares no memory with the arguments (strings aside, which
 // cannot change: a container ID the previous status already holds is that
 // string), and Compute allocates what the result holds and little more:
-// one slice per list; the state objects of all statuses, a chunk at a time,
-// and their new container IDs, as substrings of one string (no two statuses
-// share an object); per status its volume-mount statuses and (gate
-// InPlacePodVerticalScaling) resources, the empty ones of containers that
-// set none from one array; and a copy of each field that would otherwise point into the
+// the statuses of the three lists in one array (each list a slice of it
+// with no room to grow into the next; a list with repeated names gets a
+// slice of its own); the state objects of all statuses, with the empty
+// resources of containers that set none (gate InPlacePodVerticalScaling),
+// from one array of sets (with the statuses' array, for a pod of one or
+// two containers) and, for large pods, arrays of a kind (see states; no
+// two statuses share an object); their new container IDs, as
+// substrings of one string; per status its volume-mount statuses and
+// (same gate) other resources; and a copy of each field that would otherwise point into the
 // arguments (a previous status reused whole, its last state, volume mounts
 // or Started, the spec's requests), made once the status is final. The
 // arguments are never copied; the bookkeeping lives on the stack (up to 16
-// containers a list), and instances are copied only to sort them when st
-// does not list them newest first.
+// containers a list, and the container IDs of up to 16 instances), and
+// instances are copied only to sort them when st does not list them newest
+// first.
 func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 	if pod == nil {
 		return Statuses{}
@@ -176,17 +181,24 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Statuses {
 		c.newestFirst = slices.Clone(st.Containers)
 		slices.SortStableFunc(c.newestFirst, newerFirst)
 	}
-	c.ids = containerIDs(c.opts.RuntimeType, c.newestFirst, prev)
+	// The IDs are needed only while converting: up to 16 sit on the stack
+	// (an argument of convert rather than a field of c, which would take
+	// them to the heap).
+	var idsArr [16]string
+	ids := containerIDs(idsArr[:0], c.opts.RuntimeType, c.newestFirst, prev)
 	// A status holds at most two state objects of a kind (its state and
 	// its last state), so a pod of one container needs arrays of two.
 	containers := len(pod.Spec.InitContainers) + len(pod.Spec.Containers) + len(pod.Spec.EphemeralContainers)
 	c.mem.chunk = min(max(4, containers), 2*containers)
+	// One array holds the statuses of the three lists (see take); for a
+	// pod of one or two containers it comes with the sets of states.
+	c.statuses, c.mem.sets = c.mem.memoryFor(containers)
 	c.mem.resChunk = withoutResources(pod, st)
 	hasInit := len(pod.Spec.InitContainers) > 0
 
-	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, hasInit, false)
-	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, containerList{regular: pod.Spec.InitContainers}, hasInit, true)
-	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, containerList{ephemeral: pod.Spec.EphemeralContainers}, hasInit, false)
+	out.ContainerStatuses = c.convert(prev.ContainerStatuses, containerList{regular: pod.Spec.Containers}, ids, hasInit, false)
+	out.InitContainerStatuses = c.convert(prev.InitContainerStatuses, containerList{regular: pod.Spec.InitContainers}, ids, hasInit, true)
+	out.EphemeralContainerStatuses = c.convert(prev.EphemeralContainerStatuses, containerList{ephemeral: pod.Spec.EphemeralContainers}, ids, hasInit, false)
 	return out
 }
 
@@ -223,97 +235,30 @@ type converter struct {
 	opts        Options
 	restarting  bool
 	newestFirst []runtimestate.Container
-	// ids are the container IDs of newestFirst, in its order.
-	ids []string
-	mem states
+	mem         states
+	// statuses are what is left of the array of the statuses of every
+	// list, one per spec container (see take).
+	statuses []v1.ContainerStatus
 }
 
-// states hands out the state objects of the statuses one Compute builds,
-// taken from arrays allocated a chunk at a time rather than one by one. No
-// two statuses share an object, so the result stays free to change; the
-// objects merely sit side by side in memory.
-type states struct {
-	chunk int // objects per array
-	w     []v1.ContainerStateWaiting
-	r     []v1.ContainerStateRunning
-	t     []v1.ContainerStateTerminated
-	res   []v1.ResourceRequirements
-	// resChunk is the number of containers of the pod's spec that set no
-	// resources and have an instance: no status needs more empty
-	// ResourceRequirements than that, so one array is enough.
-	resChunk int
+// take hands out the next n statuses of c.statuses, zero, as a slice of
+// capacity n: the lists share one array but no status, and appending to
+// one list reallocates it rather than overwrite the next.
+func (c *converter) take(n int) []v1.ContainerStatus {
+	work := c.statuses[:n:n]
+	c.statuses = c.statuses[n:]
+	return work
 }
 
-// withoutResources counts the containers of pod's spec that set no
-// requests, limits or claims and have an instance in st.
-func withoutResources(pod *v1.Pod, st *runtimestate.Pod) int {
-	n := 0
-	count := func(name string, r *v1.ResourceRequirements) {
-		if r.Limits != nil || r.Requests != nil || r.Claims != nil {
-			return
-		}
-		for i := range st.Containers {
-			if st.Containers[i].Name == name {
-				n++
-				return
-			}
-		}
-	}
-	for i := range pod.Spec.InitContainers {
-		count(pod.Spec.InitContainers[i].Name, &pod.Spec.InitContainers[i].Resources)
-	}
-	for i := range pod.Spec.Containers {
-		count(pod.Spec.Containers[i].Name, &pod.Spec.Containers[i].Resources)
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		count(pod.Spec.EphemeralContainers[i].Name, &pod.Spec.EphemeralContainers[i].Resources)
-	}
-	return n
-}
-
-// noResources is a new empty ResourceRequirements: resourcesOf's answer
-// for a container whose spec sets no requests, limits or claims.
-func (m *states) noResources() *v1.ResourceRequirements {
-	if len(m.res) == cap(m.res) {
-		m.res = make([]v1.ResourceRequirements, 0, max(1, m.resChunk))
-	}
-	m.res = append(m.res, v1.ResourceRequirements{})
-	return &m.res[len(m.res)-1]
-}
-
-func (m *states) waiting(v v1.ContainerStateWaiting) *v1.ContainerStateWaiting {
-	if len(m.w) == cap(m.w) {
-		m.w = make([]v1.ContainerStateWaiting, 0, m.chunk)
-	}
-	m.w = append(m.w, v)
-	return &m.w[len(m.w)-1]
-}
-
-func (m *states) running(v v1.ContainerStateRunning) *v1.ContainerStateRunning {
-	if len(m.r) == cap(m.r) {
-		m.r = make([]v1.ContainerStateRunning, 0, m.chunk)
-	}
-	m.r = append(m.r, v)
-	return &m.r[len(m.r)-1]
-}
-
-func (m *states) terminated(v v1.ContainerStateTerminated) *v1.ContainerStateTerminated {
-	if len(m.t) == cap(m.t) {
-		m.t = make([]v1.ContainerStateTerminated, 0, m.chunk)
-	}
-	m.t = append(m.t, v)
-	return &m.t[len(m.t)-1]
-}
-
-// containerIDs returns "<runtimeType>://<ID>" for every instance: the
-// strings of prev's statuses that already read so (their current and last
-// states'), the others made as substrings of one string.
-func containerIDs(runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
+// containerIDs appends to dst "<runtimeType>://<ID>" for every instance:
+// the strings of prev's statuses that already read so (their current and
+// last states'), the others made as substrings of one string.
+func containerIDs(dst []string, runtimeType string, ins []runtimestate.Container, prev *v1.PodStatus) []string {
 	if len(ins) == 0 {
-		return nil
+		return dst
 	}
-	dst := make([]string, 0, len(ins))
-	start := 0
+	dst = slices.Grow(dst, len(ins))
+	start := len(dst)
 	missing := 0
 	for i := range ins {
 		id := prevContainerID(prev, runtimeType, ins[i].ID)
@@ -461,8 +406,9 @@ type slotMeta struct {
 // convert mirrors one call of convertToAPIContainerStatuses. The kubelet
 // keys its statuses by container name; convert keeps them in a slice, the
 // status of container i at slot[i], the index of the last container with
-// its name (a valid pod has unique names, and then slot[i] is i).
-func (c *converter) convert(previous []v1.ContainerStatus, containers containerList, hasInit, isInit bool) []v1.ContainerStatus {
+// its name (a valid pod has unique names, and then slot[i] is i). ids are
+// the container IDs of c.newestFirst, in its order.
+func (c *converter) convert(previous []v1.ContainerStatus, containers containerList, ids []string, hasInit, isInit bool) []v1.ContainerStatus {
 	f := c.opts.Features
 	n := containers.len()
 	if n == 0 {
@@ -495,7 +441,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 		}
 		return -1
 	}
-	work := make([]v1.ContainerStatus, n)
+	work := c.take(n)
 
 	defaultReason := ContainerCreating
 	if hasInit {
@@ -580,7 +526,7 @@ func (c *converter) convert(previous []v1.ContainerStatus, containers containerL
 			continue
 		}
 		o := lastNamed(previous, in.Name)
-		s, a := c.instanceStatus(in, c.ids[i], o)
+		s, a := c.instanceStatus(in, ids[i], o)
 		if meta[k].seen == 1 {
 			// The second newest instance gives its state alone.
 			work[k].LastTerminationState = s.State

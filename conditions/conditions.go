@@ -119,9 +119,9 @@ func Generate(pod *v1.Pod, status *v1.PodStatus, opts Options) []v1.PodCondition
 		n++
 	}
 	out := make([]v1.PodCondition, 0, n)
-	for _, c := range pod.Status.Conditions {
-		if !OwnedByKubelet(c.Type, f) {
-			out = append(out, c)
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; !OwnedByKubelet(c.Type, f) {
+			out = append(out, *c)
 		}
 	}
 	if resize {
@@ -462,8 +462,8 @@ func initialized(pod *v1.Pod, prev *v1.PodStatus, statuses statusLists, phase v1
 	}
 	if !unknown.empty() || !incomplete.empty() {
 		if f.Enabled(features.RestartAllContainersOnContainerExits) && prev != nil {
-			for _, c := range prev.Conditions {
-				if c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
+			for i := range prev.Conditions {
+				if c := &prev.Conditions[i]; c.Type == v1.PodInitialized && c.Status == v1.ConditionTrue {
 					return cond
 				}
 			}
@@ -576,8 +576,8 @@ func observedGeneration(prev *v1.PodStatus, gen int64, t v1.PodConditionType, f 
 	if f.Enabled(features.PodObservedGenerationTracking) {
 		return gen
 	}
-	for _, c := range prev.Conditions {
-		if c.Type == t && c.ObservedGeneration != 0 {
+	for i := range prev.Conditions {
+		if c := &prev.Conditions[i]; c.Type == t && c.ObservedGeneration != 0 {
 			return gen
 		}
 	}

@@ -27,15 +27,23 @@ func Of(c *v1.Container) uint64 {
 		name, image = c.Name, c.Image
 	}
 	// FNV-1a over the go-spew text of the JSON bytes, fed byte by byte
-	// without building either (no allocation).
-	h := spew{h: add(offset32, "([]uint8)["), first: true}
-	h.raw(`{"image":`)
+	// without building either (no allocation), from the state after the
+	// text's constant start.
+	h := imageStart
 	h.quoted(image)
 	h.raw(`,"name":`)
 	h.quoted(name)
 	h.raw(`}`)
 	return uint64((h.h ^ ']') * prime32)
 }
+
+// imageStart is the hash state after go-spew's opening and the JSON bytes
+// before the image, the same for every container.
+var imageStart = func() spew {
+	h := spew{h: add(offset32, "([]uint8)["), first: true}
+	h.raw(`{"image":`)
+	return h
+}()
 
 // spew is FNV-1a over go-spew's text of a byte slice: each byte in
 // decimal, separated by single spaces.

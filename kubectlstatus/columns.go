@@ -5,7 +5,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/duration"
 )
 
 // Row is the row `kubectl get pods` prints for a pod: its NAME, READY,
@@ -96,11 +95,16 @@ func Restarts(pod *v1.Pod, now time.Time) string {
 		return ""
 	}
 	n, last := RestartCount(pod)
-	s := strconv.Itoa(n)
-	if n != 0 && !last.IsZero() {
-		s += " (" + since(last, now) + " ago)"
+	if n == 0 || last.IsZero() {
+		return strconv.Itoa(n)
 	}
-	return s
+	// Written in a buffer on the stack: the cell is the one allocation.
+	var buf [48]byte
+	b := strconv.AppendInt(buf[:0], int64(n), 10)
+	b = append(b, " ("...)
+	b = appendAge(b, now.Sub(last))
+	b = append(b, " ago)"...)
+	return string(b)
 }
 
 // RestartCount returns the number of the RESTARTS cell and the time of the
@@ -138,15 +142,13 @@ func walk(pod *v1.Pod) counts {
 		return c
 	}
 	c.total = len(pod.Spec.Containers)
-	sidecars := map[string]bool{}
-	for i := range pod.Spec.InitContainers {
-		ic := &pod.Spec.InitContainers[i]
-		if ic.RestartPolicy != nil && *ic.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			sidecars[ic.Name] = true
+	inits := pod.Spec.InitContainers
+	for i := range inits {
+		if ic := &inits[i]; ic.RestartPolicy != nil && *ic.RestartPolicy == v1.ContainerRestartPolicyAlways {
 			c.total++
 		}
 	}
-	later := func(t *time.Time, s v1.ContainerStatus) {
+	later := func(t *time.Time, s *v1.ContainerStatus) {
 		if lt := s.LastTerminationState.Terminated; lt != nil && t.Before(lt.FinishedAt.Time) {
 			*t = lt.FinishedAt.Time
 		}
@@ -155,17 +157,19 @@ func walk(pod *v1.Pod) counts {
 	var sidecarRestarts int
 	var sidecarLast time.Time
 	initializing := false
-	for _, s := range pod.Status.InitContainerStatuses {
+	for i := range pod.Status.InitContainerStatuses {
+		s := &pod.Status.InitContainerStatuses[i]
 		c.restarts += int(s.RestartCount)
 		later(&c.lastRestart, s)
-		if sidecars[s.Name] {
+		sidecar := anySidecar(inits, s.Name)
+		if sidecar {
 			sidecarRestarts += int(s.RestartCount)
 			later(&sidecarLast, s)
 		}
 		if s.State.Terminated != nil && s.State.Terminated.ExitCode == 0 {
 			continue
 		}
-		if sidecars[s.Name] && s.Started != nil && *s.Started {
+		if sidecar && s.Started != nil && *s.Started {
 			if s.Ready {
 				c.ready++
 			}
@@ -178,7 +182,7 @@ func walk(pod *v1.Pod) counts {
 	if !initializing || conditionTrue(pod.Status.Conditions, v1.PodInitialized, true) {
 		c.restarts, c.lastRestart = sidecarRestarts, sidecarLast
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
-			s := pod.Status.ContainerStatuses[i]
+			s := &pod.Status.ContainerStatuses[i]
 			c.restarts += int(s.RestartCount)
 			later(&c.lastRestart, s)
 			switch {
@@ -190,13 +194,4 @@ func walk(pod *v1.Pod) counts {
 		}
 	}
 	return c
-}
-
-// since is the printer's translateTimestampSince with the clock as an
-// argument.
-func since(t, now time.Time) string {
-	if t.IsZero() {
-		return "<unknown>"
-	}
-	return duration.HumanDuration(now.Sub(t))
 }

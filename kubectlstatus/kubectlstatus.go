@@ -13,7 +13,7 @@
 package kubectlstatus
 
 import (
-	"fmt"
+	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 )
@@ -59,24 +59,19 @@ func Compute(pod *v1.Pod) string {
 	if pod.Status.Reason != "" {
 		reason = pod.Status.Reason
 	}
-	for _, c := range pod.Status.Conditions {
-		if c.Type == v1.PodScheduled && c.Reason == v1.PodReasonSchedulingGated {
+	for i := range pod.Status.Conditions {
+		if c := &pod.Status.Conditions[i]; c.Type == v1.PodScheduled && c.Reason == v1.PodReasonSchedulingGated {
 			reason = v1.PodReasonSchedulingGated
 		}
 	}
 
-	sidecars := map[string]bool{}
-	for i := range pod.Spec.InitContainers {
-		c := &pod.Spec.InitContainers[i]
-		sidecars[c.Name] = c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
-	}
-
 	initializing := false
-	for i, s := range pod.Status.InitContainerStatuses {
+	for i := range pod.Status.InitContainerStatuses {
+		s := &pod.Status.InitContainerStatuses[i]
 		switch {
 		case s.State.Terminated != nil && s.State.Terminated.ExitCode == 0:
 			continue
-		case sidecars[s.Name] && s.Started != nil && *s.Started:
+		case lastIsSidecar(pod.Spec.InitContainers, s.Name) && s.Started != nil && *s.Started:
 			continue
 		case s.State.Terminated != nil:
 			t := s.State.Terminated
@@ -84,14 +79,14 @@ func Compute(pod *v1.Pod) string {
 			case t.Reason != "":
 				reason = "Init:" + t.Reason
 			case t.Signal != 0:
-				reason = fmt.Sprintf("Init:Signal:%d", t.Signal)
+				reason = "Init:Signal:" + strconv.Itoa(int(t.Signal))
 			default:
-				reason = fmt.Sprintf("Init:ExitCode:%d", t.ExitCode)
+				reason = "Init:ExitCode:" + strconv.Itoa(int(t.ExitCode))
 			}
 		case s.State.Waiting != nil && s.State.Waiting.Reason != "" && s.State.Waiting.Reason != "PodInitializing":
 			reason = "Init:" + s.State.Waiting.Reason
 		default:
-			reason = fmt.Sprintf("Init:%d/%d", i, len(pod.Spec.InitContainers))
+			reason = "Init:" + strconv.Itoa(i) + "/" + strconv.Itoa(len(pod.Spec.InitContainers))
 		}
 		initializing = true
 		break
@@ -101,7 +96,7 @@ func Compute(pod *v1.Pod) string {
 		hasRunning := false
 		errorReason := ""
 		for i := len(pod.Status.ContainerStatuses) - 1; i >= 0; i-- {
-			s := pod.Status.ContainerStatuses[i]
+			s := &pod.Status.ContainerStatuses[i]
 			switch {
 			case s.State.Waiting != nil && s.State.Waiting.Reason != "":
 				reason = s.State.Waiting.Reason
@@ -111,9 +106,9 @@ func Compute(pod *v1.Pod) string {
 				case t.Reason != "":
 					reason = t.Reason
 				case t.Signal != 0:
-					reason = fmt.Sprintf("Signal:%d", t.Signal)
+					reason = "Signal:" + strconv.Itoa(int(t.Signal))
 				default:
-					reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
+					reason = "ExitCode:" + strconv.Itoa(int(t.ExitCode))
 				}
 				if t.ExitCode != 0 {
 					errorReason = reason
@@ -147,7 +142,8 @@ func Compute(pod *v1.Pod) string {
 // counts (the printer's isPodInitializedConditionTrue); otherwise any
 // (hasPodReadyCondition).
 func conditionTrue(conds []v1.PodCondition, typ v1.PodConditionType, firstOnly bool) bool {
-	for _, c := range conds {
+	for i := range conds {
+		c := &conds[i]
 		if c.Type != typ {
 			continue
 		}
@@ -156,6 +152,30 @@ func conditionTrue(conds []v1.PodCondition, typ v1.PodConditionType, firstOnly b
 		}
 		if firstOnly {
 			return false
+		}
+	}
+	return false
+}
+
+// lastIsSidecar reports whether the last of inits named name is a native
+// sidecar (restartPolicy Always): the printer's map of the init containers
+// by name keeps the last. Scanning the few init containers is cheaper than
+// building that map on every call.
+func lastIsSidecar(inits []v1.Container, name string) bool {
+	for i := len(inits) - 1; i >= 0; i-- {
+		if inits[i].Name == name {
+			return inits[i].RestartPolicy != nil && *inits[i].RestartPolicy == v1.ContainerRestartPolicyAlways
+		}
+	}
+	return false
+}
+
+// anySidecar reports whether some of inits named name is a native sidecar
+// (the printer's set of sidecar names, for READY and RESTARTS).
+func anySidecar(inits []v1.Container, name string) bool {
+	for i := range inits {
+		if inits[i].Name == name && inits[i].RestartPolicy != nil && *inits[i].RestartPolicy == v1.ContainerRestartPolicyAlways {
+			return true
 		}
 	}
 	return false

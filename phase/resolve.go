@@ -254,8 +254,8 @@ func conditionObservedGeneration(s *v1.PodStatus, gen int64, t v1.PodConditionTy
 	if f.Enabled(features.PodObservedGenerationTracking) {
 		return gen
 	}
-	for _, c := range s.Conditions {
-		if c.Type == t && c.ObservedGeneration != 0 {
+	for i := range s.Conditions {
+		if c := &s.Conditions[i]; c.Type == t && c.ObservedGeneration != 0 {
 			return gen
 		}
 	}

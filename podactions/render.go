@@ -73,14 +73,23 @@ func (a Actions) AppendString(b []byte) []byte {
 	refs("init containers", a.InitContainersToStart)
 	refs("containers", a.ContainersToStart)
 	for _, k := range a.ContainersToKill {
-		text := string(k.Cause)
+		// "kill <name> (<id>): <cause>[, will be restarted][ [<reason>]]",
+		// written in place (a line per kill on every sync that kills).
+		newline()
+		b = append(b, "kill "...)
+		b = append(b, k.Name...)
+		b = append(b, " ("...)
+		b = append(b, k.ID...)
+		b = append(b, "): "...)
+		b = append(b, k.Cause...)
 		if strings.HasSuffix(k.Message, ", will be restarted") {
-			text += ", will be restarted"
+			b = append(b, ", will be restarted"...)
 		}
 		if k.Reason != vocab.ReasonNone {
-			text += " [" + string(k.Reason) + "]"
+			b = append(b, " ["...)
+			b = append(b, k.Reason...)
+			b = append(b, ']')
 		}
-		line("kill %s (%s): %s", k.Name, k.ID, text)
 	}
 	for _, r := range a.ContainersToReset {
 		verb := "remove"

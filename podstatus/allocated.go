@@ -41,22 +41,38 @@ func containersTotal(pod *v1.Pod, which func(*v1.ResourceRequirements) v1.Resour
 	for i := range pod.Spec.Containers {
 		addList(total, which(&pod.Spec.Containers[i].Resources))
 	}
+	// sidecars (the sum of the sidecars so far) is made at the first
+	// sidecar with a list that is not empty, and an init container's use
+	// only when both it and sidecars are not empty: otherwise the one
+	// that is not empty (or neither) is the use itself, and maxList only
+	// reads it.
 	var sidecars, peak v1.ResourceList
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
+		own := which(&c.Resources)
 		if c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways {
-			addList(total, which(&c.Resources))
+			addList(total, own)
+			if len(own) == 0 {
+				continue
+			}
 			if sidecars == nil {
 				sidecars = v1.ResourceList{}
 			}
-			addList(sidecars, which(&c.Resources))
+			addList(sidecars, own)
 			peak = maxList(peak, sidecars)
 			continue
 		}
-		use := v1.ResourceList{}
-		addList(use, which(&c.Resources))
-		addList(use, sidecars)
-		peak = maxList(peak, use)
+		switch {
+		case len(sidecars) == 0:
+			peak = maxList(peak, own)
+		case len(own) == 0:
+			peak = maxList(peak, sidecars)
+		default:
+			use := v1.ResourceList{}
+			addList(use, own)
+			addList(use, sidecars)
+			peak = maxList(peak, use)
+		}
 	}
 	maxList(total, peak)
 	return total

@@ -200,7 +200,7 @@ func TestProbeStepInitStatusOutsideSpec(t *testing.T) {
 		ContainerStatuses: []v1.ContainerStatus{{Name: "app", State: v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: "PodInitializing"}}}},
 	}
 	p := prober{pod: pod, opts: &Options{}, runtimeType: "containerd"}
-	p.updatePodStatus(s)
+	p.updatePodStatus(s, nil)
 	for _, cs := range s.InitContainerStatuses {
 		if cs.Started == nil || *cs.Started {
 			t.Errorf("init status %s: started %v, want false", cs.Name, derefBool(cs.Started))

@@ -198,11 +198,13 @@ func describeBool(p *bool) string {
 // and next to nothing else. Per container: its volume-mount statuses and,
 // for a running or exited instance, the resources the kubelet reports (the
 // spec's requirements with the runtime's values: maps and quantities, as
-// the kubelet builds them). Per pod: one slice per status list; the state
-// objects, container ID texts and Started flags of all statuses, a few
-// arrays at a time (no two statuses share one); the conditions list and
+// the kubelet builds them). Per pod: one array for the status lists; the
+// state objects, container ID texts and Started flags of all statuses, a
+// few arrays at a time (no two statuses share one); the conditions list and
 // the messages of Initialized, ContainersReady and the readiness gates; the
-// pod and host IP lists and the IP text. Neither the pod, the runtime state
+// pod and host IP lists and the IP text. For a pod of one or two
+// containers, the status lists share an allocation with the state objects,
+// and the pod IPs one with the Started flags. Neither the pod, the runtime state
 // nor the cached status is copied (the steps never write to them). On
 // podgen's status cases that is about 11 plus 3 per container (23 for 5
 // containers; TestAllocationBudget holds it under 20 plus 8 per container),
@@ -231,15 +233,26 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 
 	// 1. Pod IPs and QoS class.
 	// The sandbox's IPs (see ips.go), then sorted; both lists in
-	// buffers on the stack: only PodIPs is allocated.
+	// buffers on the stack: only PodIPs is allocated (with the Started
+	// flags for most pods).
 	var ipBuf [4]string
 	var sortedBuf [2]string
 	sorted := appendSortedPodIPs(sortedBuf[:0], st.AppendIPs(ipBuf[:0]), opts.NodeIPs)
-	if len(sorted) > 0 {
+	var started []bool // room for the Started flags of step 4
+	if specs := len(pod.Spec.InitContainers) + len(pod.Spec.Containers); len(sorted) <= 2 && specs <= 2 && len(sorted)+specs > 0 {
+		// Most pods: the IPs and the Started flags of step 4 (at most
+		// one status a spec container) share one allocation.
+		small := new(smallLists)
+		s.PodIPs = small.ips[:0:len(sorted)]
+		started = small.started[:]
+	} else if len(sorted) > 0 {
 		s.PodIPs = make([]v1.PodIP, 0, len(sorted))
 	}
 	for _, ip := range sorted {
 		s.PodIPs = append(s.PodIPs, v1.PodIP{IP: ip})
+	}
+	if len(s.PodIPs) == 0 {
+		s.PodIPs = nil // no IPs: no list, as the kubelet's
 	}
 	if len(s.PodIPs) > 0 {
 		s.PodIP = s.PodIPs[0].IP
@@ -273,7 +286,7 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 
 	// 4. Started and Ready.
 	p := prober{pod: pod, opts: &opts, runtimeType: runtimeType}
-	p.updatePodStatus(s)
+	p.updatePodStatus(s, started)
 
 	// 5. Conditions.
 	s.Conditions = conditions.Generate(pod, s, conditions.Options{
@@ -292,4 +305,11 @@ func Compute(pod *v1.Pod, st *runtimestate.Pod, opts Options) Result {
 		s.ObservedGeneration = pod.Generation
 	}
 	return r
+}
+
+// smallLists are the pod IPs and the Started flags of a pod of up to two
+// IPs and two containers, allocated together.
+type smallLists struct {
+	ips     [2]v1.PodIP
+	started [2]bool
 }

@@ -126,8 +126,8 @@ func (p *prober) readyOnKubeletRestart(ready *bool, cs *v1.ContainerStatus, c *v
 	}
 	if c.ReadinessProbe != nil {
 		podReady := false
-		for _, cond := range p.pod.Status.Conditions {
-			if cond.Type == v1.PodReady && cond.Status == v1.ConditionTrue {
+		for i := range p.pod.Status.Conditions {
+			if cond := &p.pod.Status.Conditions[i]; cond.Type == v1.PodReady && cond.Status == v1.ConditionTrue {
 				podReady = true
 				break
 			}
@@ -145,9 +145,16 @@ func (p *prober) readyOnKubeletRestart(ready *bool, cs *v1.ContainerStatus, c *v
 // terminated with exit code 0 gets Ready=true, any other keeps its Ready.
 // An init status whose position does not match the spec's is left with
 // Started only.
-func (p *prober) updatePodStatus(s *v1.PodStatus) {
-	// Every status gets a Started of its own; they are allocated together.
-	flags := make([]bool, len(s.ContainerStatuses)+len(s.InitContainerStatuses))
+func (p *prober) updatePodStatus(s *v1.PodStatus, room []bool) {
+	// Every status gets a Started of its own; they are allocated together
+	// (or are in room, when it has room for them: an argument rather than
+	// a field of p, which would take p's options to the heap).
+	flags := room
+	if n := len(s.ContainerStatuses) + len(s.InitContainerStatuses); n <= len(flags) {
+		flags = flags[:n:n]
+	} else {
+		flags = make([]bool, n)
+	}
 	for i := range s.ContainerStatuses {
 		cs := &s.ContainerStatuses[i]
 		started := p.isContainerStarted(cs)

@@ -27,8 +27,8 @@ func ShouldAllContainersRestart(pod *v1.Pod, st *runtimestate.Pod, prev *v1.PodS
 		return false
 	}
 	if prev != nil {
-		for _, c := range prev.Conditions {
-			if c.Type == v1.AllContainersRestarting && c.Status == v1.ConditionTrue {
+		for i := range prev.Conditions {
+			if c := &prev.Conditions[i]; c.Type == v1.AllContainersRestarting && c.Status == v1.ConditionTrue {
 				return true
 			}
 		}

@@ -156,9 +156,13 @@ func Plan(pod *v1.Pod, st *runtimestate.Pod, opts Options) Timeline {
 	ord := NewOrdering(pod, names, opts.Features)
 	tl.Ordered = ord != nil
 
+	// The result is held in out rather than read back from p, so that
+	// the bookkeeping of p (its flags and times) does not escape with it
+	// and stays on the stack for small pods.
+	out := make([]ContainerStop, len(running))
 	p := planner{pod: pod, opts: opts, ord: ord, running: running,
 		done: make([]bool, len(running)), busy: make([]bool, len(running)),
-		out: make([]ContainerStop, len(running))}
+		out: out}
 	if ord != nil {
 		p.sigDone = make([]bool, len(ord.Signals))
 		p.sigBusy = make([]bool, len(ord.Signals))
@@ -167,7 +171,7 @@ func Plan(pod *v1.Pod, st *runtimestate.Pod, opts Options) Timeline {
 	for i := range running {
 		p.kill(i)
 	}
-	tl.Containers = p.out
+	tl.Containers = out
 	for _, c := range tl.Containers {
 		end := c.Return
 		if c.Error != "" {
