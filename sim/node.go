@@ -382,6 +382,27 @@ func (n *Node) Advance(t time.Time) Report { return n.advance(t, nil) }
 // the next (the entries are streamed or copied before the next one), so a
 // long simulation merges its entries without a new list every minute.
 func (n *Node) advance(t time.Time, dst []Entry) Report {
+	n.runTo(t)
+	var r Report
+	r.Entries = mergeEntries(dst, n.reporting, &n.cursors)
+	n.reported(&r)
+	return r
+}
+
+// advanceEach is advance with the report's entries passed to emit one at
+// a time, in their order, instead of listed (Simulate with
+// Config.Observe). emit must not keep the pointer.
+func (n *Node) advanceEach(t time.Time, emit func(*Entry)) Report {
+	n.runTo(t)
+	var r Report
+	mergeEach(n.reporting, &n.cursors, emit)
+	n.reported(&r)
+	return r
+}
+
+// runTo runs the node to t (a t before its clock: to its clock) and sorts
+// the pods with something to report by index.
+func (n *Node) runTo(t time.Time) {
 	if t.After(n.now) {
 		n.now = t
 	}
@@ -391,9 +412,12 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 	} else {
 		n.runDue(t)
 	}
-	var r Report
 	slices.SortFunc(n.reporting, func(a, b *podSim) int { return cmp.Compare(a.index, b.index) })
-	r.Entries = mergeEntries(dst, n.reporting, &n.cursors)
+}
+
+// reported empties the pods' and the workers' entry lists once their
+// entries are in r or passed on, and counts r's syncs and wake-up.
+func (n *Node) reported(r *Report) {
 	for _, p := range n.reporting {
 		// The list is the worker arena's, or its own: dropped either way
 		// (a pod logs into an arena when it next runs), but on a node that
@@ -414,7 +438,6 @@ func (n *Node) advance(t time.Time, dst []Entry) Report {
 		a.reported()
 	}
 	r.Wake, _ = n.Wake()
-	return r
 }
 
 // ran files p after it ran in an advance: off the node once released, on
@@ -578,6 +601,14 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 		return dst
 	}
 	out := slices.Grow(dst, total)
+	mergeEach(pods, buf, func(e *Entry) { out = append(out, *e) })
+	return out
+}
+
+// mergeEach passes emit the entries of pods in mergeEntries' order, one at
+// a time, without a merged list (Simulate with Config.Observe: a step of
+// 10,000 pods held one of 160,000 entries, 19 MB, for nothing).
+func mergeEach(pods []*podSim, buf *[]mergeCursor, emit func(*Entry)) {
 	// A heap of cursors, by the time of their next entry, then pod index
 	// (the position in pods).
 	type cursor = mergeCursor
@@ -624,7 +655,7 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 		es := pods[c.pod].entries
 		// Take the pod's entries while they come before every other pod's.
 		for {
-			out = append(out, es[c.i])
+			emit(&es[c.i])
 			c.i++
 			if c.i == len(es) {
 				break
@@ -648,5 +679,4 @@ func mergeEntries(dst []Entry, pods []*podSim, buf *[]mergeCursor) []Entry {
 		}
 		down(0)
 	}
-	return out
 }

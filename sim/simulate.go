@@ -256,43 +256,40 @@ func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 		return ds[i].pod < ds[j].pod
 	})
 	tl := &Timeline{Start: start, Seed: cfg.Seed}
-	var buf []Entry
-	report := func(r Report) {
-		tl.Syncs += r.Syncs
-		if k := len(r.Entries); k > 0 && r.Entries[k-1].At > tl.End {
-			tl.End = r.Entries[k-1].At
+	// step is one Advance: its entries streamed to Observe as they are
+	// merged (Node.advanceEach), or merged onto the timeline's; it returns
+	// how many there were.
+	var streamed int
+	emit := func(e *Entry) {
+		streamed++
+		if e.At > tl.End {
+			tl.End = e.At
 		}
-		if cfg.Observe != nil {
-			for _, e := range r.Entries {
-				cfg.Observe(e)
-			}
-			// The buffer is merged into again by the next advance.
-			clear(r.Entries)
-			buf = r.Entries[:0]
-			return
-		}
-		// The node merged the entries onto the timeline's.
-		tl.Entries = r.Entries
+		cfg.Observe(*e)
 	}
-	// step is one Advance, its entries merged onto the timeline's or,
-	// streamed, into the buffer the previous step used.
-	step := func(t time.Time) Report {
+	step := func(t time.Time) int {
 		if cfg.Observe != nil {
-			return n.advance(t, buf)
+			streamed = 0
+			tl.Syncs += n.advanceEach(t, emit).Syncs
+			return streamed
 		}
-		return n.advance(t, tl.Entries)
+		k := len(tl.Entries)
+		r := n.advance(t, tl.Entries)
+		tl.Syncs += r.Syncs
+		tl.Entries = r.Entries
+		if len(r.Entries) > k && r.Entries[len(r.Entries)-1].At > tl.End {
+			tl.End = r.Entries[len(r.Entries)-1].At
+		}
+		return len(r.Entries) - k
 	}
 	// advance runs the node to t in steps of one to ten minutes (see
 	// nextStep), so that what Observe streams is never held for longer.
 	every := time.Minute
 	advance := func(t time.Time) {
 		for n.Now().Add(every).Before(t) {
-			r := step(n.Now().Add(every))
-			next := nextStep(every, len(r.Entries), len(n.pods))
-			report(r)
-			every = next
+			every = nextStep(every, step(n.Now().Add(every)), len(n.pods))
 		}
-		report(step(t))
+		step(t)
 	}
 	for i := 0; i < len(ds); {
 		at := start.Add(ds[i].at)

@@ -3,6 +3,8 @@ package sim
 import (
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // TestNextStep pins Simulate's step rule: about stepEntries entries per pod
@@ -31,4 +33,40 @@ func TestNextStep(t *testing.T) {
 			t.Errorf("nextStep(%s, %d entries, %d pods) = %s, want %s", c.d, c.entries, c.pods, got, c.want)
 		}
 	}
+}
+
+// TestObserveStreamsTheTimeline: the entries Simulate streams to
+// Config.Observe, one step at a time as they are merged, are the
+// timeline it keeps without Observe, in order, with the same syncs and
+// end; on random nodes (podgen pods, scripts, actions, both engines) and
+// on an hour of the benchmark's mixed pods, whose steps grow past a
+// minute.
+func TestObserveStreamsTheTimeline(t *testing.T) {
+	check := func(t interface {
+		Fatalf(string, ...any)
+	}, cfg Config, pods []PodInput) {
+		want, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatalf("kept: %v", err)
+		}
+		got := &Timeline{Start: want.Start, Seed: want.Seed}
+		cfg.Observe = func(e Entry) { got.Entries = append(got.Entries, e) }
+		streamed, err := Simulate(cfg, pods)
+		if err != nil {
+			t.Fatalf("streamed: %v", err)
+		}
+		if len(streamed.Entries) != 0 {
+			t.Fatalf("streamed: the timeline kept %d entries", len(streamed.Entries))
+		}
+		got.Syncs, got.End = streamed.Syncs, streamed.End
+		if diff := timelineDiff(want, got); diff != "" {
+			t.Fatalf("%s", diff)
+		}
+	}
+	check(t, Config{Seed: 5, For: Duration(time.Hour), Parallelism: 1, RuntimeContention: -1}, mixedPods(12))
+	rapid.Check(t, func(t *rapid.T) {
+		cfg, pods := drawNode(t, 3)
+		cfg.RuntimeContention = rapid.SampledFrom([]Duration{0, -1}).Draw(t, "runtime contention")
+		check(t, cfg, pods)
+	})
 }
