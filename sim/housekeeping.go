@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -256,17 +255,17 @@ type gcPark struct {
 // minute after it, unless the pod has no event before then (gcPark).
 func (p *podSim) parkGC() {
 	next := p.loop.Now.Add(time.Minute)
-	e := p.loop.NextKey()
-	if e <= next.UnixNano() || p.node.cfg.eagerGC {
+	e, ok := p.loop.Next()
+	if ok && !e.After(next) || p.node.cfg.eagerGC {
 		p.armGC(next)
 		return
 	}
-	if e == math.MaxInt64 {
+	if !ok {
 		p.gc.gen++ // nothing armed
 		p.gc.parked, p.gc.next, p.gc.at = true, next, time.Time{}
 		return
 	}
-	p.armGC(tickAtOrAfter(next, time.Unix(0, e)))
+	p.armGC(tickAtOrAfter(next, e))
 	p.gc.parked, p.gc.next = true, next
 }
 

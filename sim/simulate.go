@@ -203,9 +203,9 @@ func (a Action) String() string {
 // time order (a pod's actions after the pod, in their order; pods in input
 // order, which numbers them for the random streams), the node advanced
 // between them and in steps of one to ten minutes to Config.For (see
-// nextStep), the entries passed to Config.Observe or kept. An action before its pod is
-// added is an error; actions and pods after Config.For, and actions after
-// the pod's simulation ended, do not happen.
+// nextStep), the entries passed to Config.Observe or kept. An action
+// before its pod is added is an error; actions and pods after Config.For,
+// and actions after the pod's simulation ended, do not happen.
 func Simulate(cfg Config, pods []PodInput) (*Timeline, error) {
 	if len(pods) == 0 {
 		return nil, errors.New("sim: no pod to simulate")
@@ -330,7 +330,7 @@ const stepEntries = 16
 // pass every minute woken every minute spent about a sixth of its time on
 // the waking (BenchmarkNode, 10,000 pods). The entries of a step wait for
 // its end to be merged into time order; with about stepEntries per pod
-// they stay a small part of what the node keeps per pod (about 26 KB for
+// they stay a small part of what the node keeps per pod (about 32 KB for
 // the benchmark's pods). The length changes no entry: only where the
 // merges fall.
 func nextStep(d time.Duration, entries, pods int) time.Duration {
